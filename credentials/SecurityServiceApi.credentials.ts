@@ -1,0 +1,93 @@
+import type {
+	IAuthenticateGeneric,
+	Icon,
+	ICredentialTestRequest,
+	ICredentialType,
+	INodeProperties,
+} from 'n8n-workflow';
+
+export class SecurityServiceApi implements ICredentialType {
+	name = 'securityServiceApi';
+
+	displayName = 'Security Service API';
+
+	icon: Icon = {
+		light: 'file:../nodes/SecurityService/securityService.svg',
+		dark: 'file:../nodes/SecurityService/securityService.dark.svg',
+	};
+
+	documentationUrl =
+		'https://github.com/site-performance-security/n8n-nodes-site-performance-security#security-service-api-credential';
+
+	httpRequestNode = {
+		name: 'Security Service',
+		docsUrl:
+			'https://github.com/site-performance-security/n8n-nodes-site-performance-security#security-service',
+		apiBaseUrlPlaceholder: 'https://security.example.com/v1/',
+	};
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'https://security.example.com/v1',
+			description:
+				'Base address of the API including the version segment, without the /api prefix. A trailing slash is fine.',
+		},
+		{
+			displayName: 'API Key',
+			name: 'apiKey',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			description:
+				'Tenant key from the dashboard settings. Keys are scoped to the tenant and can be rotated there at any time; update this credential after a rotation.',
+		},
+	];
+
+	authenticate: IAuthenticateGeneric = {
+		type: 'generic',
+		properties: {
+			headers: {
+				Authorization: '=Bearer {{$credentials.apiKey}}',
+			},
+		},
+	};
+
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: '={{$credentials.baseUrl.trim().replace(/\\/+$/, "")}}',
+			url: '/sites',
+			method: 'GET',
+		},
+		rules: [
+			{
+				type: 'responseCode',
+				properties: {
+					value: 401,
+					message:
+						'The service rejected the API key: check the key in the dashboard settings (it may have been rotated).',
+				},
+			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 403,
+					message: 'The API key is not allowed to list sites: check the key and its tenant.',
+				},
+			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 404,
+					message:
+						'No API answered at <base URL>/sites: check the base URL (with the version segment, without /api).',
+				},
+			},
+		],
+	};
+}

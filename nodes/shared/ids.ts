@@ -1,0 +1,19 @@
+import { NodeOperationError, type INode } from 'n8n-workflow';
+
+/** Refuses IDs that would change the request path, then returns the ID encoded for a path segment. */
+export function toPathSegment(node: INode, value: unknown, label: string, itemIndex: number): string {
+	const id = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
+	if (id === '') {
+		throw new NodeOperationError(node, `The ${label} is empty`, {
+			itemIndex,
+			description: `Pick a ${label.replace(/ ID$/, '')} from the list, or enter its ID. If the ID comes from an expression, check that the previous node returns it.`,
+		});
+	}
+	if (id.includes('/') || id.includes('\\') || id.split(/[/\\]/).includes('..') || id === '.' || id.includes('..')) {
+		throw new NodeOperationError(node, `The ${label} "${id}" is not a valid ID`, {
+			itemIndex,
+			description: `IDs cannot contain "/", "\\" or "..". Use the ID exactly as the service returns it (for example from a "Get Many" operation).`,
+		});
+	}
+	return encodeURIComponent(id);
+}

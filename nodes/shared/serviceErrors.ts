@@ -1,0 +1,173 @@
+import type { IN8nHttpFullResponse } from 'n8n-workflow';
+
+import { readErrorBody } from './errorBody';
+import type { RateLimitInfo } from './rateLimit';
+import type { ServiceProfile, ServiceRequest } from './serviceRequest';
+
+export interface FailureDescription {
+	message: string;
+	description: string;
+	httpCode: string;
+}
+
+const CODE_BY_STATUS: Record<number, string> = {
+	400: 'bad_request',
+	401: 'auth_invalid',
+	403: 'forbidden',
+	404: 'not_found',
+	409: 'conflict',
+	422: 'invalid_request',
+	429: 'rate_limited',
+};
+
+const NOT_RETRIED =
+	'The request was not retried automatically, because the service may already have carried it out.';
+
+function codeFor(status: number, sent: string | undefined): string {
+	if (sent) return sent;
+	return CODE_BY_STATUS[status] ?? (status >= 500 ? 'internal_error' : `http_${status}`);
+}
+
+export function describeResetTime(rateLimit: RateLimitInfo, now: number = Date.now()): string {
+	if (!rateLimit.resetAt) return 'The service did not say when the limit resets; try again later.';
+	const seconds = Math.max(0, Math.ceil((rateLimit.resetAt.getTime() - now) / 1000));
+	return `The limit resets at ${rateLimit.resetAt.toISOString()} (in ${seconds} s).`;
+}
+
+function pathOf(url: string | undefined): string {
+	if (!url) return '';
+	try {
+		return new URL(url).pathname;
+	} catch {
+		return url;
+	}
+}
+
+export function describeFailure(
+	profile: ServiceProfile,
+	status: number,
+	body: string,
+	rateLimit: RateLimitInfo,
+	request: ServiceRequest,
+): FailureDescription {
+	const sent = readErrorBody(body);
+	const code = codeFor(status, sent.code);
+	const said = sent.message ? `: ${sent.message}` : '';
+	const httpCode = String(status);
+	const requiredScope =
+		typeof sent.fields.required_scope === 'string' ? sent.fields.required_scope : request.scope;
+
+	if (code === 'auth_required') {
+		return {
+			httpCode,
+			message: `The ${profile.serviceName} received no credentials [${code}]`,
+			description: `Open the "${profile.credentialName}" credential and enter the token, then run again.`,
+		};
+	}
+	if (status === 401 || code === 'auth_invalid') {
+		return {
+			httpCode,
+			message: `The ${profile.serviceName} rejected the token [${code}]${said}`,
+			description: `Check the token in the "${profile.credentialName}" credential: it may be mistyped, revoked or rotated.`,
+		};
+	}
+	if (status === 403) {
+		const scopeHint = requiredScope
+			? `The token needs the scope "${requiredScope}". Create a token with that scope and put it in the "${profile.credentialName}" credential.`
+			: `The token is not allowed to do this. Use a token with the needed permissions in the "${profile.credentialName}" credential.`;
+		return {
+			httpCode,
+			message: `The token lacks permission${requiredScope ? ` (${requiredScope})` : ''} [${code}]${said}`,
+			description: scopeHint,
+		};
+	}
+	if (status === 404) {
+		return {
+			httpCode,
+			message: request.subject
+				? `The ${request.subject} was not found [${code}]`
+				: `Nothing exists at ${pathOf(request.url) || request.path} [${code}]${said}`,
+			description: request.subject
+				? `Check the ID, or pick it from the list; the record may have been deleted.`
+				: `Check the base URL in the "${profile.credentialName}" credential, including its version segment (e.g. /v1).`,
+		};
+	}
+	if (status === 409) {
+		return {
+			httpCode,
+			message: `The ${profile.serviceName} refused a conflicting change [${code}]${said}`,
+			description:
+				'A record with the same unique value (for example the same hostname) exists already, or the record is not in a state that allows this. Change the input or update the existing record.',
+		};
+	}
+	if (status === 429) {
+		return {
+			httpCode,
+			message: `Rate limit reached [${code}]${said || `: ${profile.serviceName} limit exceeded`}`,
+			description: `${describeResetTime(rateLimit)} Lower how often the workflow runs, or split the items over time.`,
+		};
+	}
+	if (status >= 500) {
+		return {
+			httpCode,
+			message: `The ${profile.serviceName} failed [${code}, HTTP ${status}]${said}`,
+			description: `This is a fault on the service side; try again later. ${NOT_RETRIED}`,
+		};
+	}
+	return {
+		httpCode,
+		message: `The ${profile.serviceName} refused the request [${code}, HTTP ${status}]${said}`,
+		description: 'Check the values sent by this node; the message above is what the service said.',
+	};
+}
+
+function errorCode(error: unknown): string | undefined {
+	let current: unknown = error;
+	for (let depth = 0; depth < 4 && typeof current === 'object' && current !== null; depth++) {
+		const { code, cause } = current as { code?: unknown; cause?: unknown };
+		if (typeof code === 'string' && /^E[A-Z_]+$/.test(code)) return code;
+		current = cause;
+	}
+	return undefined;
+}
+
+export function describeUnreachable(
+	profile: ServiceProfile,
+	url: string,
+	error: unknown,
+): FailureDescription {
+	const code = errorCode(error) ?? 'ECONNRESET';
+	let origin = url;
+	try {
+		origin = new URL(url).origin;
+	} catch {
+		// keep the raw value: it is what the credential holds
+	}
+	const checkUrl = `Check the base URL in the "${profile.credentialName}" credential (${origin}) and that n8n can reach the service.`;
+	const reasons: Record<string, string> = {
+		ENOTFOUND: `The host of ${origin} could not be found`,
+		EAI_AGAIN: `The host of ${origin} could not be resolved`,
+		ECONNREFUSED: `${origin} refused the connection`,
+		ETIMEDOUT: `${origin} did not answer in time`,
+		ECONNABORTED: `${origin} did not answer in time`,
+		ECONNRESET: `The connection to ${origin} was dropped before the ${profile.serviceName} answered`,
+	};
+	return {
+		httpCode: code,
+		message: `${reasons[code] ?? `Could not reach ${origin}`} [${code}]`,
+		description: `${checkUrl} ${NOT_RETRIED}`,
+	};
+}
+
+export function describeUnreadable(
+	profile: ServiceProfile,
+	response: IN8nHttpFullResponse,
+	request: ServiceRequest,
+): FailureDescription {
+	const contentType = String(response.headers['content-type'] ?? 'no content type');
+	return {
+		httpCode: String(response.statusCode),
+		message: `The ${profile.serviceName} answered ${request.method} ${pathOf(request.url) || request.path} with a body that is not valid JSON (${contentType})`,
+		description: `Check that the base URL in the "${profile.credentialName}" credential points at the API (not a web page or proxy), then try again.`,
+	};
+}

@@ -1,0 +1,149 @@
+import {
+	NodeApiError,
+	sleep,
+	type IDataObject,
+	type IExecuteFunctions,
+	type IHookFunctions,
+	type IHttpRequestMethods,
+	type IHttpRequestOptions,
+	type ILoadOptionsFunctions,
+	type IN8nHttpFullResponse,
+	type IPollFunctions,
+	type JsonObject,
+} from 'n8n-workflow';
+
+import { describeFailure, describeUnreachable, describeUnreadable } from './serviceErrors';
+import { readRateLimit, type RateLimitInfo } from './rateLimit';
+
+export type ServiceContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions | IHookFunctions;
+
+export interface ServiceProfile {
+	/** Shown in messages, e.g. "Performance Service". */
+	serviceName: string;
+	credentialType: string;
+	/** Display name of the credential, for fix hints. */
+	credentialName: string;
+}
+
+export interface ServiceRequest {
+	method: IHttpRequestMethods;
+	/** Path below the credential's base URL, IDs already encoded. Ignored when `url` is set. */
+	path: string;
+	/** Absolute URL, e.g. a pagination link the service returned. */
+	url?: string;
+	qs?: IDataObject;
+	body?: IDataObject;
+	itemIndex?: number;
+	/** Scope the request needs, named in the message when the token lacks it. */
+	scope?: string;
+	/** What a 404 refers to, e.g. `site "site_1"`. */
+	subject?: string;
+}
+
+export interface ServiceResponse {
+	body: unknown;
+	headers: IDataObject;
+	statusCode: number;
+	rateLimit: RateLimitInfo;
+}
+
+/** A 429 whose reset is at most this far away is waited for; a later one fails at once. */
+export const NEAR_RESET_MS = 65_000;
+export const MAX_RATE_LIMIT_RETRIES = 3;
+const REQUEST_TIMEOUT_MS = 60_000;
+const RESET_MARGIN_MS = 250;
+
+export function joinUrl(baseUrl: unknown, path: string): string {
+	const base = typeof baseUrl === 'string' ? baseUrl.trim().replace(/\/+$/, '') : '';
+	return `${base}/${path.replace(/^\/+/, '')}`;
+}
+
+async function send(
+	ctx: ServiceContext,
+	profile: ServiceProfile,
+	options: IHttpRequestOptions,
+	request: ServiceRequest,
+): Promise<IN8nHttpFullResponse> {
+	try {
+		return (await ctx.helpers.httpRequestWithAuthentication.call(
+			ctx,
+			profile.credentialType,
+			options,
+		)) as IN8nHttpFullResponse;
+	} catch (error) {
+		throw new NodeApiError(ctx.getNode(), error as JsonObject, {
+			...describeUnreachable(profile, options.url, error),
+			itemIndex: request.itemIndex,
+		});
+	}
+}
+
+function parseBody(
+	ctx: ServiceContext,
+	profile: ServiceProfile,
+	response: IN8nHttpFullResponse,
+	request: ServiceRequest,
+): unknown {
+	const text = typeof response.body === 'string' ? response.body : '';
+	if (text.trim() === '') return {};
+	try {
+		return JSON.parse(text);
+	} catch {
+		throw new NodeApiError(ctx.getNode(), { body: text.slice(0, 500) } as JsonObject, {
+			...describeUnreadable(profile, response, request),
+			itemIndex: request.itemIndex,
+		});
+	}
+}
+
+/**
+ * One request to a service through the credential's authentication. Only a 429 is retried
+ * (after waiting for a near reset): any other failure may have been carried out by the service.
+ */
+export async function requestService(
+	ctx: ServiceContext,
+	profile: ServiceProfile,
+	request: ServiceRequest,
+): Promise<ServiceResponse> {
+	const credentials = await ctx.getCredentials(profile.credentialType);
+	const options: IHttpRequestOptions = {
+		method: request.method,
+		url: request.url ?? joinUrl(credentials.baseUrl, request.path),
+		qs: request.qs,
+		headers: { Accept: 'application/json' },
+		encoding: 'text',
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+		timeout: REQUEST_TIMEOUT_MS,
+	};
+	if (request.body !== undefined) {
+		options.body = JSON.stringify(request.body);
+		options.headers = { ...options.headers, 'Content-Type': 'application/json' };
+	}
+
+	for (let retries = 0; ; retries++) {
+		const response = await send(ctx, profile, options, request);
+		const rateLimit = readRateLimit(response.headers as Record<string, string>);
+		const status = response.statusCode;
+		if (status === 429 && retries < MAX_RATE_LIMIT_RETRIES && rateLimit.resetAt) {
+			const waitMs = rateLimit.resetAt.getTime() - Date.now();
+			if (waitMs <= NEAR_RESET_MS) {
+				await sleep(Math.max(waitMs, 0) + RESET_MARGIN_MS);
+				continue;
+			}
+		}
+		if (status >= 400 || status < 200) {
+			const body = typeof response.body === 'string' ? response.body : '';
+			throw new NodeApiError(ctx.getNode(), { status, body: body.slice(0, 2000) } as JsonObject, {
+				...describeFailure(profile, status, body, rateLimit, request),
+				itemIndex: request.itemIndex,
+			});
+		}
+		return {
+			body: parseBody(ctx, profile, response, request),
+			headers: response.headers,
+			statusCode: status,
+			rateLimit,
+		};
+	}
+}

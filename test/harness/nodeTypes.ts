@@ -1,0 +1,22 @@
+import type { INodeType, INodeTypes, IVersionedNodeType } from 'n8n-workflow';
+
+import type { PackageTypes } from './packageTypes.ts';
+import { ITEMS_NODE_TYPE, ItemsNode, START_NODE_TYPE, StartNode } from './testNodes.ts';
+
+/** The package's nodes under the type names n8n gives a community package, plus two test helpers. */
+export function createNodeTypes(types: PackageTypes): INodeTypes {
+	const registry = new Map<string, INodeType>(types.nodes);
+	registry.set(START_NODE_TYPE, new StartNode());
+	registry.set(ITEMS_NODE_TYPE, new ItemsNode());
+
+	const get = (type: string): INodeType => {
+		const node = registry.get(type);
+		if (!node) throw new Error(`Unknown node type ${type}`);
+		return node;
+	};
+	return {
+		getByName: (type: string): INodeType | IVersionedNodeType => get(type),
+		getByNameAndVersion: (type: string): INodeType => get(type),
+		getKnownTypes: () => ({}),
+	};
+}

@@ -1,0 +1,44 @@
+import { createRequire } from 'node:module';
+
+import { defineConfig } from 'vitest/config';
+
+const require = createRequire(import.meta.url);
+
+export default defineConfig({
+	// n8n-core loads n8n-workflow's CommonJS build; the nodes under test must share its classes.
+	resolve: { alias: { 'n8n-workflow': require.resolve('n8n-workflow') } },
+	test: {
+		projects: [
+			{
+				extends: true,
+				test: {
+					name: 'unit',
+					include: ['test/unit/**/*.test.ts'],
+					environment: 'node',
+				},
+			},
+			{
+				extends: true,
+				test: {
+					name: 'integration',
+					include: ['test/integration/**/*.test.ts'],
+					benchmark: { include: ['test/bench/**/*.bench.ts'] },
+					environment: 'node',
+					testTimeout: 60_000,
+					hookTimeout: 60_000,
+				},
+			},
+			{
+				extends: true,
+				test: {
+					name: 'e2e',
+					include: ['test/e2e/**/*.test.ts'],
+					environment: 'node',
+					testTimeout: 600_000,
+					hookTimeout: 1_200_000,
+					fileParallelism: false,
+				},
+			},
+		],
+	},
+});

@@ -1,0 +1,122 @@
+import type { AddressInfo } from 'node:net';
+import { DEMO_TOKENS, SECURITY_KEY, SIGNING_SECRET } from './auth.ts';
+import { SandboxContext } from './context.ts';
+import { DEFAULT_OPTIONS, mergeOptions } from './options.ts';
+import { MOUNTS } from './mounts.ts';
+import { createSandboxServer } from './server.ts';
+import type {
+	ChatMessage,
+	DeliveryRecord,
+	FaultRoute,
+	Notice,
+	RecordedRequest,
+	SandboxOptions,
+	WebhookEndpointState,
+	WebhookEvent,
+} from './types.ts';
+
+export type {
+	ChatMessage,
+	DeliveryRecord,
+	EventType,
+	FaultKind,
+	FaultRoute,
+	Notice,
+	RateLimits,
+	RecordedRequest,
+	ResetFormat,
+	SandboxOptions,
+	SecurityErrorShape,
+	SecurityListShape,
+	WebhookEndpointState,
+	WebhookEvent,
+} from './types.ts';
+export { EVENT_TYPES } from './types.ts';
+export { signPayload } from './webhooks.ts';
+
+export interface Sandbox {
+	port: number;
+	origin: string;
+	performanceUrl: string;
+	securityUrl: string;
+	controlUrl: string;
+	tokens: { readOnly: string; readWrite: string; sitesWrite: string; noScopes: string };
+	securityKey: string;
+	signingSecret: string;
+	/** Live arrays: cleared in place by reset(). */
+	requests: RecordedRequest[];
+	deliveries: DeliveryRecord[];
+	notices: Notice[];
+	chatMessages: ChatMessage[];
+	setFault(route: FaultRoute): void;
+	clearFaults(): void;
+	addWebhookEndpoint(url: string, opts?: { secret?: string; events?: string[] }): string;
+	endpoints(): WebhookEndpointState[];
+	resumeEndpoint(id: string): WebhookEndpointState | undefined;
+	emit(eventType: string, data?: Record<string, unknown>): WebhookEvent;
+	waitForDeliveries(predicate: (deliveries: DeliveryRecord[]) => boolean, timeoutMs?: number): Promise<DeliveryRecord[]>;
+	addThreat(partial?: Record<string, unknown>): Record<string, unknown>;
+	addScan(partial?: Record<string, unknown>): Record<string, unknown>;
+	addUpdate(partial?: Record<string, unknown>): Record<string, unknown>;
+	addReport(partial?: Record<string, unknown>): Record<string, unknown>;
+	addSecuritySite(partial?: Record<string, unknown>): Record<string, unknown>;
+	setOptions(partial: Partial<SandboxOptions>): void;
+	reset(): void;
+	close(): Promise<void>;
+}
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+	const resolved = mergeOptions(DEFAULT_OPTIONS, options);
+	const ctx = new SandboxContext(resolved);
+	const server = createSandboxServer(ctx);
+	await new Promise<void>((resolve, reject) => {
+		server.once('error', reject);
+		server.listen(resolved.port, '127.0.0.1', () => {
+			server.off('error', reject);
+			resolve();
+		});
+	});
+	const { port } = server.address() as AddressInfo;
+	const origin = `http://127.0.0.1:${port}`;
+	ctx.origin = origin;
+
+	let closing: Promise<void> | undefined;
+	return {
+		port,
+		origin,
+		performanceUrl: origin + MOUNTS.performance,
+		securityUrl: origin + MOUNTS.security,
+		controlUrl: origin + MOUNTS.control,
+		tokens: { ...DEMO_TOKENS },
+		securityKey: SECURITY_KEY,
+		signingSecret: SIGNING_SECRET,
+		requests: ctx.requests,
+		deliveries: ctx.deliveries,
+		notices: ctx.notices,
+		chatMessages: ctx.chat,
+		setFault: (route) => {
+			ctx.faults.add(route);
+		},
+		clearFaults: () => ctx.faults.clear(),
+		addWebhookEndpoint: (url, opts) => ctx.webhooks.add(url, opts),
+		endpoints: () => ctx.webhooks.states(),
+		resumeEndpoint: (id) => ctx.webhooks.resume(id),
+		emit: (eventType, data) => ctx.emit(eventType, data),
+		waitForDeliveries: (predicate, timeoutMs) => ctx.webhooks.waitFor(predicate, timeoutMs),
+		addThreat: (partial) => ctx.addSecurityRecord('threats', partial),
+		addScan: (partial) => ctx.addSecurityRecord('scans', partial),
+		addUpdate: (partial) => ctx.addSecurityRecord('updates', partial),
+		addReport: (partial) => ctx.addSecurityRecord('reports', partial),
+		addSecuritySite: (partial) => ctx.addSecurityRecord('sites', partial),
+		setOptions: (partial) => ctx.setOptions(partial),
+		reset: () => ctx.reset(),
+		close: () => {
+			closing ??= new Promise<void>((resolve) => {
+				ctx.stop();
+				server.close(() => resolve());
+				server.closeAllConnections();
+			});
+			return closing;
+		},
+	};
+}

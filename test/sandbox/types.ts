@@ -1,0 +1,117 @@
+export type ServiceName = 'performance' | 'security';
+export type ResetFormat = 'epochSeconds' | 'epochMillis' | 'secondsUntilReset';
+export type SecurityListShape = 'bare' | 'wrapped' | 'data' | 'paginated';
+export type SecurityErrorShape = 'nested' | 'flat' | 'string' | 'message' | 'text';
+
+export interface RateLimits {
+	requestsPerMinute: number;
+	reoptimizationsPerHour: number;
+	siteCreationsPerMinute: number;
+	securityRequestsPerMinute: number;
+}
+
+export interface SandboxOptions {
+	port?: number;
+	timeScale?: number;
+	limits?: Partial<RateLimits>;
+	latencyMs?: number;
+	resetFormat?: ResetFormat;
+	retryAfter?: boolean;
+	securityListShape?: SecurityListShape;
+	securityErrorShape?: SecurityErrorShape;
+	webhookBackoffMs?: number;
+	queueDelayMs?: number;
+	quiet?: boolean;
+}
+
+export interface ResolvedOptions {
+	port: number;
+	timeScale: number;
+	limits: RateLimits;
+	latencyMs: number;
+	resetFormat: ResetFormat;
+	retryAfter: boolean;
+	securityListShape: SecurityListShape;
+	securityErrorShape: SecurityErrorShape;
+	webhookBackoffMs: number;
+	queueDelayMs: number;
+	quiet: boolean;
+}
+
+export interface RecordedRequest {
+	service: ServiceName;
+	method: string;
+	path: string;
+	query: Record<string, string>;
+	headers: Record<string, string>;
+	body: string;
+	at: number;
+}
+
+export const EVENT_TYPES = [
+	'site.added',
+	'audit.completed',
+	'audit.regression',
+	'alert.opened',
+	'alert.resolved',
+	'artifact.published',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export interface WebhookEvent {
+	id: string;
+	type: EventType;
+	createdAt: string;
+	data: Record<string, unknown>;
+}
+
+export interface DeliveryRecord {
+	endpointId: string;
+	url: string;
+	eventId: string;
+	type: string;
+	attempt: number;
+	/** Value of X-Service-Webhook-Timestamp (epoch seconds as digits). */
+	timestamp: string;
+	signature: string;
+	body: string;
+	/** HTTP status of the receiver, 0 for a connection error or timeout. */
+	status: number;
+	at: number;
+	error?: string;
+}
+
+export interface WebhookEndpointState {
+	id: string;
+	url: string;
+	events: string[] | null;
+	consecutiveFailures: number;
+	paused: boolean;
+	pausedAt: string | null;
+	createdAt: string;
+}
+
+export type FaultKind = 'status500' | 'status503' | 'malformedJson' | 'slow' | 'drop' | 'nonJson';
+
+export interface FaultRoute {
+	service: ServiceName;
+	method?: string;
+	/** Exact path below the service base, or a prefix ending in '*'. */
+	path: string;
+	kind: FaultKind;
+	times?: number;
+	delayMs?: number;
+}
+
+export interface Notice {
+	type: 'endpoint.paused';
+	endpointId: string;
+	url: string;
+	message: string;
+	at: string;
+}
+
+export interface ChatMessage {
+	receivedAt: string;
+	body: unknown;
+}

@@ -1,10 +1,48 @@
 import type {
 	IAuthenticateGeneric,
+	IAuthenticateRuleResponseCode,
+	IAuthenticateRuleResponseSuccessBody,
 	Icon,
 	ICredentialTestRequest,
 	ICredentialType,
 	INodeProperties,
 } from 'n8n-workflow';
+
+const CHECK_BASE_URL = 'check the base URL, including the version segment (e.g. https://api.example.com/v1)';
+
+/**
+ * n8n's credential tester checks each rule by its type, so status and body rules can be mixed;
+ * the declared type (one array of either kind) cannot say so.
+ */
+const TEST_RULES: Array<IAuthenticateRuleResponseCode | IAuthenticateRuleResponseSuccessBody> = [
+	{
+		type: 'responseCode',
+		properties: {
+			value: 401,
+			message:
+				'The service rejected the API token (auth_invalid): check that the token is complete and has not been revoked.',
+		},
+	},
+	{
+		type: 'responseCode',
+		properties: {
+			value: 403,
+			message: 'The API token is valid but may not read sites: use a token with the sites:read scope.',
+		},
+	},
+	{
+		type: 'responseCode',
+		properties: { value: 404, message: `No API answered at <base URL>/sites: ${CHECK_BASE_URL}.` },
+	},
+	{
+		type: 'responseSuccessBody',
+		properties: {
+			key: 'sites',
+			value: undefined,
+			message: `Something answered at <base URL>/sites, but not with the Performance Service's list of sites: ${CHECK_BASE_URL}.`,
+		},
+	},
+];
 
 export class PerformanceServiceApi implements ICredentialType {
 	name = 'performanceServiceApi';
@@ -54,7 +92,7 @@ export class PerformanceServiceApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			description:
-				'Only for the Performance Service Trigger: the signing secret set next to the webhook URL in Optimize → Integrations. Deliveries are rejected while it is empty.',
+				'Only for the Performance Service Trigger: the signing secret entered next to the webhook URL in Optimize → Integrations. While it is empty the trigger cannot be activated and rejects every delivery.',
 		},
 		{
 			displayName: 'Previous Webhook Signing Secret',
@@ -63,7 +101,7 @@ export class PerformanceServiceApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			description:
-				'Optional, for rotating the secret without missed deliveries: deliveries signed with this older secret are accepted too. Clear it once the service uses the new secret.',
+				'Optional, for rotating the secret without missed deliveries: while Webhook Signing Secret holds the new secret, deliveries signed with this older one are accepted too. Clear it once the service uses the new secret.',
 		},
 	];
 
@@ -82,31 +120,6 @@ export class PerformanceServiceApi implements ICredentialType {
 			url: '/sites',
 			method: 'GET',
 		},
-		rules: [
-			{
-				type: 'responseCode',
-				properties: {
-					value: 401,
-					message:
-						'The service rejected the API token (auth_invalid): check that the token is complete and has not been revoked.',
-				},
-			},
-			{
-				type: 'responseCode',
-				properties: {
-					value: 403,
-					message:
-						'The API token is valid but may not read sites: create a token with the sites:read scope.',
-				},
-			},
-			{
-				type: 'responseCode',
-				properties: {
-					value: 404,
-					message:
-						'No API answered at <base URL>/sites: check the base URL, including the version segment (e.g. https://api.example.com/v1).',
-				},
-			},
-		],
+		rules: TEST_RULES as IAuthenticateRuleResponseCode[],
 	};
 }

@@ -88,6 +88,14 @@ export class SecurityServiceApi implements ICredentialType {
 						'No API answered at <base URL>/sites: check the base URL (with the version segment, without /api).',
 				},
 			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 429,
+					message:
+						"The key works, but the plan's request limit is used up right now (Standard 100, Agency 500 per minute): try again in a minute.",
+				},
+			},
 		],
 	};
 }

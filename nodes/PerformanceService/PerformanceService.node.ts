@@ -7,6 +7,9 @@ import {
 } from 'n8n-workflow';
 
 import { runOperations } from '../shared/runOperations';
+import { searchSites } from './listSearch/searchSites';
+import { auditHandlers, auditOperations } from './resources/audit';
+import { siteHandlers, siteOperations } from './resources/site';
 import { systemHandlers, systemOperations } from './resources/system';
 
 export class PerformanceService implements INodeType {
@@ -17,7 +20,8 @@ export class PerformanceService implements INodeType {
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
-		description: 'Read sites, audits and system health of the performance service, and trigger reoptimizations',
+		description:
+			'Read the sites, audits and health of the performance-monitoring service, and trigger site reoptimizations',
 		defaults: { name: 'Performance Service' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
@@ -29,14 +33,24 @@ export class PerformanceService implements INodeType {
 				name: 'resource',
 				type: 'options',
 				noDataExpression: true,
-				options: [{ name: 'System', value: 'system' }],
-				default: 'system',
+				options: [
+					{ name: 'Audit', value: 'audit' },
+					{ name: 'Site', value: 'site' },
+					{ name: 'System', value: 'system' },
+				],
+				default: 'site',
 			},
+			...siteOperations,
+			...auditOperations,
 			...systemOperations,
 		],
 	};
 
+	methods = {
+		listSearch: { searchSites },
+	};
+
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await runOperations(this, { system: systemHandlers });
+		return await runOperations(this, { site: siteHandlers, audit: auditHandlers, system: systemHandlers });
 	}
 }

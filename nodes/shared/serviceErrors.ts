@@ -43,12 +43,47 @@ function pathOf(url: string | undefined): string {
 	}
 }
 
+/** What the transport did about a 429 before giving up. */
+export interface RateLimitHandling {
+	/** How often it waited for a reset and retried. */
+	retries: number;
+	/** The longest wait it accepts; a reset further away fails at once. */
+	maxWaitMs: number;
+}
+
+function describeRateLimit(
+	profile: ServiceProfile,
+	code: string,
+	said: string,
+	rateLimit: RateLimitInfo,
+	request: ServiceRequest,
+	handling: RateLimitHandling | undefined,
+	now: number,
+): FailureDescription {
+	const size = rateLimit.limit === undefined ? '' : ` of ${rateLimit.limit} requests`;
+	const which = said || `: the ${profile.serviceName} limit${size} is used up`;
+	const resets = rateLimit.resetAt ? ` (resets at ${rateLimit.resetAt.toISOString()})` : '';
+	const parts = [describeResetTime(rateLimit, now)];
+	if (handling && handling.retries > 0) {
+		parts.push(`The node waited for the reset ${handling.retries} time(s) and retried, but the limit was still reached.`);
+	} else if (handling && rateLimit.resetAt && rateLimit.resetAt.getTime() - now > handling.maxWaitMs) {
+		parts.push(
+			`That is more than ${Math.round(handling.maxWaitMs / 1000)} s away, too long to wait for, so the node did not retry.`,
+		);
+	}
+	if (request.limits) parts.push(`Limits that apply here: ${request.limits}.`);
+	parts.push('Run the workflow less often, or spread the items over time.');
+	return { httpCode: '429', message: `Rate limit reached [${code}]${which}${resets}`, description: parts.join(' ') };
+}
+
 export function describeFailure(
 	profile: ServiceProfile,
 	status: number,
 	body: string,
 	rateLimit: RateLimitInfo,
 	request: ServiceRequest,
+	handling?: RateLimitHandling,
+	now: number = Date.now(),
 ): FailureDescription {
 	const sent = readErrorBody(body);
 	const code = codeFor(status, sent.code);
@@ -61,14 +96,14 @@ export function describeFailure(
 		return {
 			httpCode,
 			message: `The ${profile.serviceName} received no credentials [${code}]`,
-			description: `Open the "${profile.credentialName}" credential and enter the token, then run again.`,
+			description: `Open the "${profile.credentialName}" credential and enter the ${profile.secretName ?? 'token'}, then run again.`,
 		};
 	}
 	if (status === 401 || code === 'auth_invalid') {
 		return {
 			httpCode,
-			message: `The ${profile.serviceName} rejected the token [${code}]${said}`,
-			description: `Check the token in the "${profile.credentialName}" credential: it may be mistyped, revoked or rotated.`,
+			message: `The ${profile.serviceName} rejected the ${profile.secretName ?? 'token'} [${code}]${said}`,
+			description: `Check the ${profile.secretName ?? 'token'} in the "${profile.credentialName}" credential: it may be mistyped, revoked or rotated.`,
 		};
 	}
 	if (status === 403) {
@@ -100,13 +135,7 @@ export function describeFailure(
 				'A record with the same unique value (for example the same hostname) exists already, or the record is not in a state that allows this. Change the input or update the existing record.',
 		};
 	}
-	if (status === 429) {
-		return {
-			httpCode,
-			message: `Rate limit reached [${code}]${said || `: ${profile.serviceName} limit exceeded`}`,
-			description: `${describeResetTime(rateLimit)} Lower how often the workflow runs, or split the items over time.`,
-		};
-	}
+	if (status === 429) return describeRateLimit(profile, code, said, rateLimit, request, handling, now);
 	if (status >= 500) {
 		return {
 			httpCode,
@@ -152,10 +181,11 @@ export function describeUnreachable(
 		ECONNABORTED: `${origin} did not answer in time`,
 		ECONNRESET: `The connection to ${origin} was dropped before the ${profile.serviceName} answered`,
 	};
+	const neverArrived = ['ENOTFOUND', 'EAI_AGAIN', 'ECONNREFUSED'].includes(code);
 	return {
 		httpCode: code,
 		message: `${reasons[code] ?? `Could not reach ${origin}`} [${code}]`,
-		description: `${checkUrl} ${NOT_RETRIED}`,
+		description: neverArrived ? checkUrl : `${checkUrl} ${NOT_RETRIED}`,
 	};
 }
 

@@ -1,6 +1,7 @@
 import {
 	NodeApiError,
 	sleep,
+	type INode,
 	type IDataObject,
 	type IExecuteFunctions,
 	type IHookFunctions,
@@ -12,8 +13,8 @@ import {
 	type JsonObject,
 } from 'n8n-workflow';
 
-import { describeFailure, describeUnreachable, describeUnreadable } from './serviceErrors';
-import { readRateLimit, type RateLimitInfo } from './rateLimit';
+import { describeFailure, describeUnreachable, describeUnreadable, type FailureDescription } from './serviceErrors';
+import { readRateLimit, waitForResetMs, type RateLimitInfo } from './rateLimit';
 
 export type ServiceContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions | IHookFunctions;
 
@@ -23,6 +24,8 @@ export interface ServiceProfile {
 	credentialType: string;
 	/** Display name of the credential, for fix hints. */
 	credentialName: string;
+	/** What the credential's secret is called in messages; "token" when not set. */
+	secretName?: string;
 }
 
 export interface ServiceRequest {
@@ -38,6 +41,8 @@ export interface ServiceRequest {
 	scope?: string;
 	/** What a 404 refers to, e.g. `site "site_1"`. */
 	subject?: string;
+	/** The limits this request counts against, named when one is exceeded. */
+	limits?: string;
 }
 
 export interface ServiceResponse {
@@ -52,6 +57,31 @@ export const NEAR_RESET_MS = 65_000;
 export const MAX_RATE_LIMIT_RETRIES = 3;
 const REQUEST_TIMEOUT_MS = 60_000;
 const RESET_MARGIN_MS = 250;
+
+/**
+ * A NodeApiError that keeps this package's message: NodeApiError swaps any message that
+ * mentions a Node.js error code (ECONNREFUSED, …) for a generic one without the fix.
+ */
+export function serviceError(
+	node: INode,
+	errorResponse: JsonObject,
+	failure: FailureDescription,
+	itemIndex: number | undefined,
+): NodeApiError {
+	const error = new NodeApiError(node, errorResponse, { ...failure, itemIndex });
+	error.message = failure.message;
+	error.description = failure.description;
+	return error;
+}
+
+/** Sleeps in short steps so that a cancelled execution stops waiting. */
+async function waitUnlessCancelled(ctx: ServiceContext, ms: number): Promise<void> {
+	const signal = 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
+	const until = Date.now() + ms;
+	while (!signal?.aborted && Date.now() < until) {
+		await sleep(Math.min(until - Date.now(), 1000));
+	}
+}
 
 export function joinUrl(baseUrl: unknown, path: string): string {
 	const base = typeof baseUrl === 'string' ? baseUrl.trim().replace(/\/+$/, '') : '';
@@ -71,10 +101,10 @@ async function send(
 			options,
 		)) as IN8nHttpFullResponse;
 	} catch (error) {
-		throw new NodeApiError(ctx.getNode(), error as JsonObject, {
-			...describeUnreachable(profile, options.url, error),
-			itemIndex: request.itemIndex,
-		});
+		const failure = describeUnreachable(profile, options.url, error);
+		const { cause } = error as { cause?: unknown };
+		const raw = cause instanceof Error ? cause.message : error instanceof Error ? error.message : String(error);
+		throw serviceError(ctx.getNode(), { code: failure.httpCode, message: raw }, failure, request.itemIndex);
 	}
 }
 
@@ -89,10 +119,12 @@ function parseBody(
 	try {
 		return JSON.parse(text);
 	} catch {
-		throw new NodeApiError(ctx.getNode(), { body: text.slice(0, 500) } as JsonObject, {
-			...describeUnreadable(profile, response, request),
-			itemIndex: request.itemIndex,
-		});
+		throw serviceError(
+			ctx.getNode(),
+			{ body: text.slice(0, 500) },
+			describeUnreadable(profile, response, request),
+			request.itemIndex,
+		);
 	}
 }
 
@@ -110,6 +142,8 @@ export async function requestService(
 		method: request.method,
 		url: request.url ?? joinUrl(credentials.baseUrl, request.path),
 		qs: request.qs,
+		// A query parameter given twice is sent twice (`tag=a&tag=b`), not as `tag[0]=a`.
+		arrayFormat: 'repeat',
 		headers: { Accept: 'application/json' },
 		encoding: 'text',
 		returnFullResponse: true,
@@ -121,26 +155,26 @@ export async function requestService(
 		options.headers = { ...options.headers, 'Content-Type': 'application/json' };
 	}
 
+	const sent: ServiceRequest = { ...request, url: options.url };
 	for (let retries = 0; ; retries++) {
 		const response = await send(ctx, profile, options, request);
 		const rateLimit = readRateLimit(response.headers as Record<string, string>);
 		const status = response.statusCode;
-		if (status === 429 && retries < MAX_RATE_LIMIT_RETRIES && rateLimit.resetAt) {
-			const waitMs = rateLimit.resetAt.getTime() - Date.now();
-			if (waitMs <= NEAR_RESET_MS) {
-				await sleep(Math.max(waitMs, 0) + RESET_MARGIN_MS);
+		if (status === 429 && retries < MAX_RATE_LIMIT_RETRIES) {
+			const waitMs = waitForResetMs(rateLimit, Date.now(), NEAR_RESET_MS);
+			if (waitMs !== undefined) {
+				await waitUnlessCancelled(ctx, waitMs + RESET_MARGIN_MS);
 				continue;
 			}
 		}
 		if (status >= 400 || status < 200) {
 			const body = typeof response.body === 'string' ? response.body : '';
-			throw new NodeApiError(ctx.getNode(), { status, body: body.slice(0, 2000) } as JsonObject, {
-				...describeFailure(profile, status, body, rateLimit, request),
-				itemIndex: request.itemIndex,
-			});
+			const handling = { retries, maxWaitMs: NEAR_RESET_MS };
+			const failure = describeFailure(profile, status, body, rateLimit, sent, handling);
+			throw serviceError(ctx.getNode(), { status, body: body.slice(0, 2000) }, failure, request.itemIndex);
 		}
 		return {
-			body: parseBody(ctx, profile, response, request),
+			body: parseBody(ctx, profile, response, sent),
 			headers: response.headers,
 			statusCode: status,
 			rateLimit,

@@ -14,7 +14,7 @@ export const systemOperations: INodeProperties[] = [
 				name: 'Get Health',
 				value: 'getHealth',
 				action: 'Get system health',
-				description: 'Read the health of the service (GET /system)',
+				description: 'Read the health of the service: status, version and job queue',
 			},
 		],
 		default: 'getHealth',

@@ -1,0 +1,104 @@
+import {
+	NodeApiError,
+	NodeOperationError,
+	jsonParse,
+	type IDataObject,
+	type ILoadOptionsFunctions,
+	type JsonObject,
+} from 'n8n-workflow';
+
+import { unwrapList, type NextPage } from '../../shared/listResponse';
+import { SECURITY_REQUEST_LIMIT, SECURITY_SERVICE } from '../../shared/securityTransport';
+import { joinUrl, requestService, type ServiceRequest } from '../../shared/serviceRequest';
+
+/** Stop reading pages once this many records matched; the rest loads when the list scrolls. */
+const ENOUGH_MATCHES = 50;
+/** Pages read per call at most, to stay well inside the plan's rate limit while typing. */
+const MAX_PAGES_PER_CALL = 5;
+
+export interface SearchResult {
+	matched: IDataObject[];
+	paginationToken?: string;
+}
+
+interface PageToken {
+	url: string;
+}
+
+function toNextUrl(currentUrl: string, next: NextPage, qs: IDataObject | undefined): string {
+	if (next.url) return new URL(next.url, currentUrl).toString();
+	const url = new URL(currentUrl);
+	for (const [key, value] of Object.entries({ ...qs, ...next.qs })) url.searchParams.set(key, String(value));
+	return url.toString();
+}
+
+/** A token is a page URL the service gave; it must stay on the credential's host, which gets the key. */
+function readToken(ctx: ILoadOptionsFunctions, token: string, baseUrl: string): string {
+	const parsed = jsonParse<PageToken>(token, { fallbackValue: { url: '' } });
+	let url: URL | undefined;
+	try {
+		url = new URL(parsed.url);
+		if (url.origin !== new URL(baseUrl).origin) url = undefined;
+	} catch {
+		url = undefined;
+	}
+	if (!url) {
+		throw new NodeOperationError(ctx.getNode(), 'The list could not be continued', {
+			description: 'Close the list and open it again.',
+		});
+	}
+	return url.toString();
+}
+
+/**
+ * Reads pages of a list for a resource locator, keeping the records `matches` accepts, until
+ * enough matched or a few pages were read; the token continues where it stopped.
+ */
+export async function searchListPages(
+	ctx: ILoadOptionsFunctions,
+	endpoint: { path: string; plural: string },
+	paginationToken: string | undefined,
+	matches: (record: IDataObject) => boolean,
+): Promise<SearchResult> {
+	const credentials = await ctx.getCredentials(SECURITY_SERVICE.credentialType);
+	const firstUrl = joinUrl(credentials.baseUrl, endpoint.path);
+	let request: ServiceRequest = paginationToken
+		? { method: 'GET', path: endpoint.path, url: readToken(ctx, paginationToken, firstUrl) }
+		: { method: 'GET', path: endpoint.path };
+	const matched: IDataObject[] = [];
+
+	for (let page = 0; page < MAX_PAGES_PER_CALL; page++) {
+		const response = await requestService(ctx, SECURITY_SERVICE, { ...request, limits: SECURITY_REQUEST_LIMIT });
+		const list = unwrapList(response.body, endpoint.plural, response.headers);
+		if (!list) {
+			throw new NodeApiError(ctx.getNode(), { body: JSON.stringify(response.body).slice(0, 500) } as JsonObject, {
+				message: `The ${SECURITY_SERVICE.serviceName} answered without a list of ${endpoint.plural}`,
+				description: `Check the base URL in the "${SECURITY_SERVICE.credentialName}" credential.`,
+			});
+		}
+		matched.push(...list.records.filter(matches));
+		if (!list.next || list.records.length === 0) return { matched };
+		const currentUrl = request.url ?? firstUrl;
+		const nextUrl = toNextUrl(currentUrl, list.next, request.qs);
+		if (nextUrl === currentUrl) return { matched };
+		request = { method: 'GET', path: endpoint.path, url: nextUrl };
+		if (matched.length >= ENOUGH_MATCHES) break;
+	}
+	return { matched, paginationToken: JSON.stringify({ url: request.url }) };
+}
+
+/** Case-insensitive: does any of the record's text fields contain the filter? */
+export function recordContains(record: IDataObject, fields: string[], filter: string | undefined): boolean {
+	const wanted = filter?.trim().toLowerCase();
+	if (!wanted) return true;
+	return fields.some((field) => {
+		const value = record[field];
+		return (typeof value === 'string' || typeof value === 'number') && String(value).toLowerCase().includes(wanted);
+	});
+}
+
+export function textOf(value: unknown): string | undefined {
+	if (typeof value === 'string' && value.trim() !== '') return value.trim();
+	if (typeof value === 'number') return String(value);
+	return undefined;
+}

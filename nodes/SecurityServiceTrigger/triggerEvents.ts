@@ -1,0 +1,75 @@
+import { NodeOperationError, type INode } from 'n8n-workflow';
+
+/** A record field the trigger can filter on; `fields` are the names it may carry. */
+export interface FilterField {
+	name: string;
+	displayName: string;
+	fields: string[];
+	placeholder: string;
+}
+
+export interface TriggerEvent {
+	value: 'newThreat' | 'newScan' | 'newUpdate' | 'newReport';
+	name: string;
+	description: string;
+	path: string;
+	plural: string;
+	filters: FilterField[];
+}
+
+const SITE: FilterField = {
+	name: 'siteId',
+	displayName: 'Site ID',
+	fields: ['siteId', 'site_id'],
+	placeholder: 'e.g. st_1, st_2',
+};
+
+export const TRIGGER_EVENTS: TriggerEvent[] = [
+	{
+		value: 'newThreat',
+		name: 'New Threat',
+		description: 'A threat appears in the threat list (GET /threats)',
+		path: '/threats',
+		plural: 'threats',
+		filters: [
+			{ name: 'severity', displayName: 'Severity', fields: ['severity'], placeholder: 'e.g. critical, high' },
+			{ name: 'status', displayName: 'Status', fields: ['status'], placeholder: 'e.g. open' },
+			{ name: 'type', displayName: 'Type', fields: ['type'], placeholder: 'e.g. malware' },
+			SITE,
+		],
+	},
+	{
+		value: 'newScan',
+		name: 'New Scan',
+		description: 'A scan appears in the scan list (GET /scans)',
+		path: '/scans',
+		plural: 'scans',
+		filters: [{ name: 'status', displayName: 'Status', fields: ['status'], placeholder: 'e.g. completed, failed' }, SITE],
+	},
+	{
+		value: 'newUpdate',
+		name: 'New Update',
+		description: 'An available update appears in the update list (GET /updates)',
+		path: '/updates',
+		plural: 'updates',
+		filters: [{ name: 'type', displayName: 'Type', fields: ['type'], placeholder: 'e.g. core, plugin' }, SITE],
+	},
+	{
+		value: 'newReport',
+		name: 'New Report',
+		description: 'A report appears in the report list (GET /reports)',
+		path: '/reports',
+		plural: 'reports',
+		filters: [SITE],
+	},
+];
+
+export function findEvent(node: INode, value: unknown): TriggerEvent {
+	const event = TRIGGER_EVENTS.find((candidate) => candidate.value === value);
+	if (!event) {
+		throw new NodeOperationError(node, `The event "${String(value)}" is not supported`, {
+			description: `Choose one of: ${TRIGGER_EVENTS.map((candidate) => candidate.name).join(', ')}.`,
+		});
+	}
+	return event;
+}

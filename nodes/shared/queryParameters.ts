@@ -1,0 +1,50 @@
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+
+interface QueryParameterEntry {
+	name?: unknown;
+	value?: unknown;
+}
+
+/**
+ * A "Query Parameters" list of name/value pairs, sent as given: for filters and paging
+ * parameters a service accepts without documenting them.
+ */
+export function queryParametersProperty(displayOptions?: INodeProperties['displayOptions']): INodeProperties {
+	return {
+		displayName: 'Query Parameters',
+		name: 'queryParameters',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		placeholder: 'Add Query Parameter',
+		default: {},
+		displayOptions,
+		description:
+			'Parameters added to the request URL as they are, e.g. a filter the service accepts (status = open) or a page size (per_page = 100)',
+		options: [
+			{
+				name: 'parameters',
+				displayName: 'Parameter',
+				values: [
+					{ displayName: 'Name', name: 'name', type: 'string', default: '' },
+					{ displayName: 'Value', name: 'value', type: 'string', default: '' },
+				],
+			},
+		],
+	};
+}
+
+/** Reads the pairs into a query object; a name given twice is sent twice. Unnamed rows are skipped. */
+export function readQueryParameters(value: unknown): IDataObject {
+	const entries = (value as { parameters?: QueryParameterEntry[] } | undefined)?.parameters;
+	const qs: IDataObject = {};
+	if (!Array.isArray(entries)) return qs;
+	for (const { name, value: raw } of entries) {
+		const key = typeof name === 'string' ? name.trim() : '';
+		if (key === '') continue;
+		const text = raw === undefined || raw === null ? '' : String(raw);
+		const existing = qs[key];
+		if (existing === undefined) qs[key] = text;
+		else qs[key] = Array.isArray(existing) ? [...(existing as string[]), text] : [existing as string, text];
+	}
+	return qs;
+}

@@ -1,0 +1,332 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+import { loadOutputSchema } from 'n8n-core';
+import type { IDataObject, INodeProperties, INodeType } from 'n8n-workflow';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+
+import { validateJson, type JsonSchema } from '../harness/jsonSchema.ts';
+import { runListSearch } from '../harness/listSearch.ts';
+import { loadPackageTypes, PACKAGE_PREFIX, PACKAGE_ROOT } from '../harness/packageTypes.ts';
+import type { Sandbox } from '../sandbox/index.ts';
+import { byId, performanceCalls, runPerformance, startPerformanceSandbox } from './performanceService.fixtures.ts';
+
+const NODE_DIR = path.join(PACKAGE_ROOT, 'nodes/PerformanceService');
+const SIMPLE_SITE_KEYS = ['id', 'name', 'hostname', 'status', 'auditCount', 'latestAudit', 'latestScores'];
+
+let sandbox: Sandbox;
+
+beforeAll(async () => {
+	sandbox = await startPerformanceSandbox();
+});
+afterAll(() => sandbox.close());
+beforeEach(() => sandbox.reset());
+
+/** What the sandbox itself answers, read directly (the recorded requests are cleared afterwards). */
+async function serviceJson(pathBelowBase: string): Promise<IDataObject> {
+	const response = await fetch(`${sandbox.performanceUrl}${pathBelowBase}`, {
+		headers: { authorization: `Bearer ${sandbox.tokens.readWrite}` },
+	});
+	const body = (await response.json()) as IDataObject;
+	sandbox.requests.length = 0;
+	return body;
+}
+
+describe('site: Get Many', () => {
+	it('returns one raw item per site with Return All and Simplify off', async () => {
+		const { sites } = (await serviceJson('/sites')) as { sites: IDataObject[] };
+		const result = await runPerformance(sandbox, { resource: 'site', operation: 'getAll', returnAll: true, simplify: false });
+
+		expect(result.error).toBeUndefined();
+		expect(result.json).toEqual(sites);
+		expect(result.json).toHaveLength(4);
+		expect(result.items.map((item) => item.pairedItem)).toEqual(sites.map(() => ({ item: 0 })));
+		expect(performanceCalls(sandbox)).toEqual([
+			{ method: 'GET', path: '/sites', query: {}, auth: `Bearer ${sandbox.tokens.readWrite}` },
+		]);
+	});
+
+	it('applies the limit client-side and simplifies by default', async () => {
+		const result = await runPerformance(sandbox, { resource: 'site', operation: 'getAll', limit: 2 });
+
+		expect(result.json).toHaveLength(2);
+		expect(result.json.map((site) => site.id)).toEqual(['site_1', 'site_2']);
+		for (const site of result.json) expect(Object.keys(site)).toEqual(SIMPLE_SITE_KEYS);
+		expect(result.json[0]).toMatchObject({
+			id: 'site_1',
+			name: 'Acme Shop',
+			hostname: 'shop.example.com',
+			status: 'HEALTHY',
+			auditCount: 4,
+			latestAudit: { strategy: expect.any(String), score: expect.any(Number), id: expect.any(String) },
+			latestScores: { mobile: 94, desktop: 98 },
+		});
+		expect(performanceCalls(sandbox)).toEqual([
+			{ method: 'GET', path: '/sites', query: {}, auth: `Bearer ${sandbox.tokens.readWrite}` },
+		]);
+	});
+
+	it('simplifies a site without audits to a zero count and no latest audit', async () => {
+		const result = await runPerformance(sandbox, { resource: 'site', operation: 'getAll', returnAll: true });
+		expect(result.json.find((site) => site.id === 'site_4')).toEqual({
+			id: 'site_4',
+			name: 'Acme Microsite',
+			hostname: 'micro.example.com',
+			status: 'PENDING',
+			auditCount: 0,
+			latestAudit: null,
+			latestScores: {},
+		});
+	});
+});
+
+describe('site: Get', () => {
+	it('returns the site with its audits and events when Simplify is off', async () => {
+		const expected = await serviceJson('/sites/site_2');
+		const result = await runPerformance(sandbox, {
+			resource: 'site',
+			operation: 'get',
+			siteId: byId('site_2'),
+			simplify: false,
+		});
+
+		expect(result.json).toEqual([expected]);
+		expect(expected.events).toEqual(expect.any(Array));
+		expect(performanceCalls(sandbox)).toEqual([
+			{ method: 'GET', path: '/sites/site_2', query: {}, auth: `Bearer ${sandbox.tokens.readWrite}` },
+		]);
+	});
+
+	it('summarizes audits and events by default', async () => {
+		const result = await runPerformance(sandbox, { resource: 'site', operation: 'get', siteId: byId('site_1') });
+		expect(result.json).toHaveLength(1);
+		expect(Object.keys(result.json[0])).toEqual([...SIMPLE_SITE_KEYS, 'eventCount', 'latestEvent']);
+		expect(result.json[0]).toMatchObject({
+			id: 'site_1',
+			auditCount: 4,
+			eventCount: 5,
+			latestEvent: { type: 'audit.completed', message: expect.any(String) },
+		});
+	});
+
+	it('accepts a site picked from the list', async () => {
+		const siteId = { __rl: true, mode: 'list', value: 'site_3', cachedResultName: 'Acme Docs (docs.example.com)' };
+		const result = await runPerformance(sandbox, { resource: 'site', operation: 'get', siteId });
+		expect(result.json[0]).toMatchObject({ id: 'site_3', name: 'Acme Docs' });
+		expect(performanceCalls(sandbox).map((call) => call.path)).toEqual(['/sites/site_3']);
+	});
+
+	it('reads one site per input item, each paired with its item', async () => {
+		const result = await runPerformance(
+			sandbox,
+			{ resource: 'site', operation: 'get', siteId: byId('={{ $json.site }}') },
+			{ items: [{ site: 'site_3' }, { site: 'site_1' }] },
+		);
+		expect(result.json.map((site) => site.id)).toEqual(['site_3', 'site_1']);
+		expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
+		expect(performanceCalls(sandbox).map((call) => call.path)).toEqual(['/sites/site_3', '/sites/site_1']);
+	});
+});
+
+describe('site: Reoptimize', () => {
+	it('posts without a body and returns ok, queued and the site ID', async () => {
+		const result = await runPerformance(sandbox, { resource: 'site', operation: 'reoptimize', siteId: byId('site_1') });
+
+		expect(result.json).toEqual([{ ok: true, queued: 4, siteId: 'site_1' }]);
+		expect(performanceCalls(sandbox)).toEqual([
+			{ method: 'POST', path: '/sites/site_1/reoptimize', query: {}, auth: `Bearer ${sandbox.tokens.readWrite}` },
+		]);
+		expect(sandbox.requests[0].body).toBe('');
+	});
+});
+
+describe('audit: Get Many', () => {
+	it('sends the limit as the query parameter and returns one item per audit', async () => {
+		const { audits } = (await serviceJson('/audits-list?limit=5')) as { audits: IDataObject[] };
+		const result = await runPerformance(sandbox, { resource: 'audit', operation: 'getAll', limit: 5 });
+
+		expect(result.json).toEqual(audits);
+		expect(result.json).toHaveLength(5);
+		expect(performanceCalls(sandbox)).toEqual([
+			{ method: 'GET', path: '/audits-list', query: { limit: '5' }, auth: `Bearer ${sandbox.tokens.readWrite}` },
+		]);
+	});
+
+	it('defaults to 20 audits', async () => {
+		const result = await runPerformance(sandbox, { resource: 'audit', operation: 'getAll' });
+		expect(performanceCalls(sandbox)[0].query).toEqual({ limit: '20' });
+		expect(result.json).toHaveLength(12);
+	});
+});
+
+describe('system: Get Health', () => {
+	it('returns the health object', async () => {
+		const result = await runPerformance(sandbox, { resource: 'system', operation: 'getHealth' }, { token: sandbox.tokens.readOnly });
+		expect(result.json).toEqual([
+			{ status: 'ok', version: '1.4.2', queue: { pending: 0, running: 0 }, time: expect.any(String) },
+		]);
+		expect(performanceCalls(sandbox)).toEqual([
+			{ method: 'GET', path: '/system', query: {}, auth: `Bearer ${sandbox.tokens.readOnly}` },
+		]);
+	});
+});
+
+describe('a trailing slash on the base URL', () => {
+	const operations = [
+		{ resource: 'site', operation: 'getAll', path: '/sites' },
+		{ resource: 'site', operation: 'get', siteId: byId('site_1'), path: '/sites/site_1' },
+		{ resource: 'site', operation: 'reoptimize', siteId: byId('site_2'), path: '/sites/site_2/reoptimize' },
+		{ resource: 'audit', operation: 'getAll', path: '/audits-list' },
+		{ resource: 'system', operation: 'getHealth', path: '/system' },
+	];
+
+	for (const suffix of ['/', '//']) {
+		it(`does not double the slash in any request path (base URL ending in "${suffix}")`, async () => {
+			for (const { path: expectedPath, ...parameters } of operations) {
+				sandbox.requests.length = 0;
+				const result = await runPerformance(sandbox, parameters, { baseUrl: `${sandbox.performanceUrl}${suffix}` });
+				expect(result.error).toBeUndefined();
+				expect(performanceCalls(sandbox).map((call) => call.path)).toEqual([expectedPath]);
+			}
+		});
+	}
+});
+
+describe('the site list search', () => {
+	const search = (filter?: string, baseUrl = sandbox.performanceUrl, token = sandbox.tokens.readOnly) =>
+		runListSearch({
+			nodeType: 'performanceService',
+			method: 'searchSites',
+			credentials: { performanceServiceApi: { baseUrl, apiToken: token } },
+			parameters: { resource: 'site', operation: 'get' },
+			filter,
+		});
+
+	it('lists every site by name and hostname, sorted, with the ID as value', async () => {
+		expect(await search()).toEqual({
+			results: [
+				{ name: 'Acme Blog (blog.example.com)', value: 'site_2' },
+				{ name: 'Acme Docs (docs.example.com)', value: 'site_3' },
+				{ name: 'Acme Microsite (micro.example.com)', value: 'site_4' },
+				{ name: 'Acme Shop (shop.example.com)', value: 'site_1' },
+			],
+		});
+		expect(performanceCalls(sandbox)).toEqual([
+			{ method: 'GET', path: '/sites', query: {}, auth: `Bearer ${sandbox.tokens.readOnly}` },
+		]);
+	});
+
+	it('filters on the name or the hostname, ignoring case', async () => {
+		expect((await search('SHOP')).results.map((result) => result.value)).toEqual(['site_1']);
+		expect((await search('docs.example')).results.map((result) => result.value)).toEqual(['site_3']);
+		expect((await search('  micro ')).results.map((result) => result.value)).toEqual(['site_4']);
+		expect((await search('no such site')).results).toEqual([]);
+	});
+
+	it('works with a trailing slash on the base URL', async () => {
+		expect((await search('blog', `${sandbox.performanceUrl}/`)).results).toHaveLength(1);
+		expect(performanceCalls(sandbox).map((call) => call.path)).toEqual(['/sites']);
+	});
+
+	it('explains a rejected token', async () => {
+		await expect(search('', sandbox.performanceUrl, 'perf_wrong')).rejects.toThrow(
+			/rejected the token \[auth_invalid\]/,
+		);
+	});
+});
+
+describe('output schemas', () => {
+	const cases = [
+		{ resource: 'site', operation: 'getAll', parameters: { returnAll: true } },
+		{ resource: 'site', operation: 'get', parameters: { siteId: byId('site_4') } },
+		{ resource: 'site', operation: 'get', parameters: { siteId: byId('site_1') } },
+		{ resource: 'site', operation: 'reoptimize', parameters: { siteId: byId('site_1') } },
+		{ resource: 'audit', operation: 'getAll', parameters: { limit: 100 } },
+		{ resource: 'system', operation: 'getHealth', parameters: {} },
+	];
+
+	for (const { resource, operation, parameters } of cases) {
+		it(`${resource}.${operation}: n8n finds the schema and the default output matches it`, async () => {
+			const schema = loadOutputSchema({ nodeDir: NODE_DIR, version: 1, resource, operation }) as JsonSchema | undefined;
+			expect(schema).toBeDefined();
+			expect(Object.keys(schema?.properties ?? {}).length).toBeGreaterThan(0);
+
+			const result = await runPerformance(sandbox, { resource, operation, ...parameters });
+			expect(result.json.length).toBeGreaterThan(0);
+			for (const json of result.json) expect(validateJson(schema as JsonSchema, json)).toEqual([]);
+			for (const json of result.json) {
+				expect(Object.keys(json).filter((key) => !(key in (schema?.properties ?? {})))).toEqual([]);
+			}
+		});
+	}
+});
+
+describe('node description', () => {
+	let node: INodeType;
+	const property = (name: string, operation?: string): INodeProperties | undefined =>
+		node.description.properties.find(
+			(candidate) =>
+				candidate.name === name &&
+				(operation === undefined || candidate.displayOptions?.show?.operation?.includes(operation)),
+		);
+
+	beforeAll(async () => {
+		const types = await loadPackageTypes();
+		node = types.nodes.get(`${PACKAGE_PREFIX}.performanceService`) as INodeType;
+	});
+
+	it('offers exactly the published resources and operations', () => {
+		const operations = node.description.properties
+			.filter((candidate) => candidate.name === 'operation')
+			.flatMap((candidate) =>
+				(candidate.options as Array<{ value: string }>).map(
+					(option) => `${candidate.displayOptions?.show?.resource?.[0]}.${option.value}`,
+				),
+			);
+		expect(operations.sort()).toEqual(['audit.getAll', 'site.get', 'site.getAll', 'site.reoptimize', 'system.getHealth']);
+	});
+
+	it('is usable as a tool, with a subtitle, light and dark icons and a codex file', () => {
+		expect(node.description.usableAsTool).toBe(true);
+		expect(node.description.subtitle).toBe('={{$parameter["operation"] + ": " + $parameter["resource"]}}');
+		const icon = node.description.icon as { light: string; dark: string };
+		for (const file of [icon.light, icon.dark]) expect(existsSync(path.join(NODE_DIR, file.replace(/^file:/, '')))).toBe(true);
+
+		const codex = JSON.parse(readFileSync(path.join(NODE_DIR, 'PerformanceService.node.json'), 'utf8')) as {
+			node: string;
+			categories: string[];
+			resources: { primaryDocumentation: Array<{ url: string }>; credentialDocumentation: Array<{ url: string }> };
+		};
+		expect(codex.node).toBe(`${PACKAGE_PREFIX}.performanceService`);
+		expect(codex.categories).toEqual(expect.arrayContaining(['Analytics', 'Development']));
+		expect(codex.resources.primaryDocumentation[0].url).toMatch(/#performance-service$/);
+		expect(codex.resources.credentialDocumentation[0].url).toMatch(/#performance-service-api-credential$/);
+	});
+
+	it('describes every operation for tools', () => {
+		for (const candidate of node.description.properties.filter((p) => p.name === 'operation')) {
+			for (const option of candidate.options as Array<{ action?: string; description?: string }>) {
+				expect(option.action).toBeTruthy();
+				expect(option.description?.length).toBeGreaterThan(20);
+			}
+		}
+	});
+
+	it('makes the site a resource locator with a searchable list and an ID mode', () => {
+		for (const operation of ['get', 'reoptimize']) {
+			const siteId = property('siteId', operation);
+			expect(siteId?.type).toBe('resourceLocator');
+			expect(siteId?.modes?.map((mode) => mode.name)).toEqual(['list', 'id']);
+			const searchMethod = siteId?.modes?.[0].typeOptions?.searchListMethod as string;
+			expect(node.methods?.listSearch?.[searchMethod]).toBeTypeOf('function');
+		}
+	});
+
+	it('has Return All and Limit on site Get Many and a 1-100 Limit on audit Get Many', () => {
+		expect(property('returnAll', 'getAll')?.displayOptions?.show?.resource).toEqual(['site']);
+		const auditLimit = node.description.properties.find(
+			(candidate) => candidate.name === 'limit' && candidate.displayOptions?.show?.resource?.includes('audit'),
+		);
+		expect(auditLimit).toMatchObject({ default: 20, typeOptions: { minValue: 1, maxValue: 100 } });
+	});
+});

@@ -1,0 +1,288 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+
+import { locator, runSecurityNode, SECURITY_NODE_NAME } from '../harness/securityWorkflow.ts';
+import { startSandbox, type Sandbox, type SecurityListShape } from '../sandbox/index.ts';
+
+let sandbox: Sandbox;
+
+beforeAll(async () => {
+	sandbox = await startSandbox({ quiet: true });
+});
+afterAll(async () => await sandbox.close());
+beforeEach(() => sandbox.reset());
+
+function run(parameters: Parameters<typeof runSecurityNode>[0], options: { items?: object[]; baseUrl?: string } = {}) {
+	return runSecurityNode(parameters, {
+		baseUrl: options.baseUrl ?? sandbox.securityUrl,
+		apiKey: sandbox.securityKey,
+		items: options.items as never,
+	});
+}
+
+function jsonOf(result: Awaited<ReturnType<typeof run>>) {
+	return result.output(SECURITY_NODE_NAME).map((item) => item.json);
+}
+
+function securityRequests() {
+	return sandbox.requests.filter((request) => request.service === 'security');
+}
+
+describe('Security Service: Get Many', () => {
+	it.each([
+		['site', 'sites', ['st_1', 'st_2', 'st_3']],
+		['scan', 'scans', ['scn_1', 'scn_2', 'scn_3', 'scn_4']],
+		['update', 'updates', ['upd_1', 'upd_2', 'upd_3', 'upd_4', 'upd_5']],
+		['report', 'reports', ['rep_1', 'rep_2', 'rep_3']],
+	])('%s: GET /%s with the key, one item per record', async (resource, path, ids) => {
+		const result = await run({ resource, operation: 'getAll', returnAll: true });
+
+		expect(result.run.status).toBe('success');
+		expect(jsonOf(result).map((record) => record.id)).toEqual(ids);
+		expect(result.output(SECURITY_NODE_NAME).every((item) => (item.pairedItem as { item: number }).item === 0)).toBe(true);
+		const [request] = securityRequests();
+		expect(securityRequests()).toHaveLength(1);
+		expect(request).toMatchObject({ method: 'GET', path: `/${path}`, query: {}, body: '' });
+		expect(request.headers.authorization).toBe(`Bearer ${sandbox.securityKey}`);
+		expect(request.headers['content-type']).toBeUndefined();
+	});
+
+	it('threat: emits the records as the service sent them', async () => {
+		const result = await run({ resource: 'threat', operation: 'getAll', returnAll: true });
+
+		const threats = jsonOf(result);
+		expect(threats).toHaveLength(27);
+		expect(threats[0]).toEqual({
+			id: 'thr_1',
+			siteId: 'st_1',
+			severity: 'low',
+			type: expect.any(String),
+			title: expect.any(String),
+			status: 'open',
+			detectedAt: expect.any(String),
+			resolvedAt: null,
+		});
+	});
+
+	it('cuts the list at the limit', async () => {
+		const result = await run({ resource: 'threat', operation: 'getAll', returnAll: false, limit: 5 });
+
+		expect(jsonOf(result).map((record) => record.id)).toEqual(['thr_1', 'thr_2', 'thr_3', 'thr_4', 'thr_5']);
+		expect(securityRequests()).toHaveLength(1);
+	});
+
+	it.each<SecurityListShape>(['bare', 'wrapped', 'data'])('reads the %s list shape to the same items', async (shape) => {
+		sandbox.setOptions({ securityListShape: shape });
+		const result = await run({ resource: 'update', operation: 'getAll', returnAll: true });
+
+		expect(jsonOf(result).map((record) => record.id)).toEqual(['upd_1', 'upd_2', 'upd_3', 'upd_4', 'upd_5']);
+	});
+
+	it('gives the same output when the service switches from a bare to a wrapped list', async () => {
+		sandbox.setOptions({ securityListShape: 'bare' });
+		const bare = jsonOf(await run({ resource: 'threat', operation: 'getAll', returnAll: true }));
+		sandbox.setOptions({ securityListShape: 'wrapped' });
+		const wrapped = jsonOf(await run({ resource: 'threat', operation: 'getAll', returnAll: true }));
+
+		expect(bare).toHaveLength(27);
+		expect(wrapped).toEqual(bare);
+	});
+
+	it('passes query parameters through untouched', async () => {
+		const result = await run({
+			resource: 'threat',
+			operation: 'getAll',
+			returnAll: true,
+			queryParameters: {
+				parameters: [
+					{ name: 'severity', value: 'high' },
+					{ name: 'status', value: 'open' },
+				],
+			},
+		});
+
+		expect(securityRequests()[0].query).toEqual({ severity: 'high', status: 'open' });
+		const threats = jsonOf(result);
+		expect(threats.length).toBeGreaterThan(0);
+		expect(threats.every((threat) => threat.severity === 'high' && threat.status === 'open')).toBe(true);
+	});
+
+	it('sends a parameter given twice twice, as `name=a&name=b`', async () => {
+		await run({
+			resource: 'scan',
+			operation: 'getAll',
+			returnAll: true,
+			queryParameters: { parameters: [{ name: 'status', value: 'running' }, { name: 'status', value: 'failed' }] },
+		});
+
+		// The sandbox records the last value of a repeated name; an indexed form would show `status[0]`.
+		expect(securityRequests()[0].query).toEqual({ status: 'failed' });
+	});
+
+	it('runs once per input item, each output paired with its input', async () => {
+		const result = await run({ resource: 'site', operation: 'getAll', returnAll: false, limit: 1 }, { items: [{}, {}] });
+
+		expect(result.output(SECURITY_NODE_NAME).map((item) => [item.json.id, item.pairedItem])).toEqual([
+			['st_1', { item: 0 }],
+			['st_1', { item: 1 }],
+		]);
+	});
+
+	it('does not double the slash after a base URL ending in "/"', async () => {
+		await run({ resource: 'site', operation: 'getAll', returnAll: true }, { baseUrl: `${sandbox.securityUrl}/` });
+
+		expect(securityRequests()[0].path).toBe('/sites');
+	});
+});
+
+describe('Security Service: pagination', () => {
+	beforeEach(() => sandbox.setOptions({ securityListShape: 'paginated' }));
+
+	it('Return All follows the pages until the last', async () => {
+		const result = await run({ resource: 'threat', operation: 'getAll', returnAll: true });
+
+		expect(jsonOf(result).map((record) => record.id)).toEqual(Array.from({ length: 27 }, (_, index) => `thr_${index + 1}`));
+		expect(securityRequests().map((request) => request.query)).toEqual([{}, { page: '2' }, { page: '3' }]);
+		expect(securityRequests().every((request) => request.headers.authorization === `Bearer ${sandbox.securityKey}`)).toBe(
+			true,
+		);
+	});
+
+	it('keeps the query parameters on the following pages', async () => {
+		const result = await run({
+			resource: 'threat',
+			operation: 'getAll',
+			returnAll: true,
+			queryParameters: { parameters: [{ name: 'per_page', value: '5' }, { name: 'status', value: 'open' }] },
+		});
+
+		const open = jsonOf(result);
+		expect(open.length).toBe(21);
+		expect(open.every((threat) => threat.status === 'open')).toBe(true);
+		expect(securityRequests().map((request) => request.query)).toEqual([
+			{ per_page: '5', status: 'open' },
+			{ per_page: '5', status: 'open', page: '2' },
+			{ per_page: '5', status: 'open', page: '3' },
+			{ per_page: '5', status: 'open', page: '4' },
+			{ per_page: '5', status: 'open', page: '5' },
+		]);
+	});
+
+	it('reads only the pages a limit needs', async () => {
+		const result = await run({ resource: 'threat', operation: 'getAll', returnAll: false, limit: 12 });
+
+		expect(jsonOf(result)).toHaveLength(12);
+		expect(securityRequests()).toHaveLength(2);
+	});
+});
+
+describe('Security Service: Site → Create', () => {
+	it('POSTs url, name and the additional fields as JSON', async () => {
+		const result = await run({
+			resource: 'site',
+			operation: 'create',
+			url: 'https://news.example.org',
+			name: 'News',
+			additionalFields: '{"tags": ["press"], "plan": "agency", "url": "https://ignored.example"}',
+		});
+
+		expect(result.run.status).toBe('success');
+		const [request] = securityRequests();
+		expect(request).toMatchObject({ method: 'POST', path: '/sites' });
+		expect(request.headers['content-type']).toBe('application/json');
+		expect(request.headers.authorization).toBe(`Bearer ${sandbox.securityKey}`);
+		expect(JSON.parse(request.body)).toEqual({
+			tags: ['press'],
+			plan: 'agency',
+			url: 'https://news.example.org',
+			name: 'News',
+		});
+		expect(jsonOf(result)).toEqual([
+			{
+				id: 'st_4',
+				url: 'https://news.example.org',
+				name: 'News',
+				tags: ['press'],
+				plan: 'agency',
+				createdAt: expect.any(String),
+			},
+		]);
+	});
+
+	it('leaves an empty name out of the body', async () => {
+		const result = await run({ resource: 'site', operation: 'create', url: 'https://shop.example.org' });
+
+		expect(JSON.parse(securityRequests()[0].body)).toEqual({ url: 'https://shop.example.org' });
+		expect(jsonOf(result)[0]).toMatchObject({ url: 'https://shop.example.org', name: 'shop.example.org' });
+	});
+
+	it('refuses additional fields that are not a JSON object, without a request', async () => {
+		const result = await run({ resource: 'site', operation: 'create', url: 'https://a.example', additionalFields: '[1]' });
+
+		expect(result.nodeError(SECURITY_NODE_NAME)?.message).toBe('Additional Fields (JSON) must be a JSON object');
+		expect(securityRequests()).toHaveLength(0);
+	});
+});
+
+describe('Security Service: Scan → Trigger', () => {
+	it('POSTs the site picked from the list and the additional fields', async () => {
+		const result = await run({
+			resource: 'scan',
+			operation: 'trigger',
+			siteId: locator('st_2'),
+			additionalFields: '{"depth": "deep"}',
+		});
+
+		const [request] = securityRequests();
+		expect(request).toMatchObject({ method: 'POST', path: '/scans/trigger' });
+		expect(request.headers['content-type']).toBe('application/json');
+		expect(JSON.parse(request.body)).toEqual({ depth: 'deep', siteId: 'st_2' });
+		expect(jsonOf(result)).toEqual([
+			{ id: 'scn_5', siteId: 'st_2', depth: 'deep', status: 'queued', startedAt: null, finishedAt: null },
+		]);
+	});
+
+	it('takes a site ID from an expression in "By ID" mode', async () => {
+		const result = await run(
+			{ resource: 'scan', operation: 'trigger', siteId: locator('={{ $json.site }}', 'id') },
+			{ items: [{ site: 'st_3' }] },
+		);
+
+		expect(JSON.parse(securityRequests()[0].body)).toEqual({ siteId: 'st_3' });
+		expect(result.output(SECURITY_NODE_NAME)[0].pairedItem).toEqual({ item: 0 });
+	});
+
+	it('names the site when it does not exist', async () => {
+		const result = await run({ resource: 'scan', operation: 'trigger', siteId: locator('st_99', 'id') });
+
+		expect(result.nodeError(SECURITY_NODE_NAME)?.message).toBe('The site "st_99" was not found [not_found]');
+	});
+});
+
+describe('Security Service: Threat → Resolve', () => {
+	it('PATCHes /threats/{id}/resolve without a body and emits the resolved threat', async () => {
+		const result = await run({ resource: 'threat', operation: 'resolve', threatId: locator('thr_2') });
+
+		const [request] = securityRequests();
+		expect(request).toMatchObject({ method: 'PATCH', path: '/threats/thr_2/resolve', body: '' });
+		expect(request.headers['content-type']).toBeUndefined();
+		expect(request.headers.authorization).toBe(`Bearer ${sandbox.securityKey}`);
+		expect(jsonOf(result)).toEqual([
+			expect.objectContaining({ id: 'thr_2', status: 'resolved', resolvedAt: expect.any(String) }),
+		]);
+	});
+
+	it('refuses an ID that would change the path, without a request', async () => {
+		const result = await run({ resource: 'threat', operation: 'resolve', threatId: locator('../sites', 'id') });
+
+		expect(result.nodeError(SECURITY_NODE_NAME)?.message).toBe('The threat ID "../sites" is not a valid ID');
+		expect(securityRequests()).toHaveLength(0);
+	});
+
+	it('reports a threat resolved already as a conflict', async () => {
+		const result = await run({ resource: 'threat', operation: 'resolve', threatId: locator('thr_4', 'id') });
+
+		expect(result.nodeError(SECURITY_NODE_NAME)?.message).toBe(
+			'The Security Service refused a conflicting change [conflict]: Threat thr_4 is already resolved',
+		);
+	});
+});

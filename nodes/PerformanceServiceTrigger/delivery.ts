@@ -1,0 +1,158 @@
+import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+
+import {
+	DEFAULT_TOLERANCE_SECONDS,
+	SIGNATURE_HEADER,
+	TIMESTAMP_HEADER,
+	verifyDelivery,
+} from '../shared/webhookSignature';
+import { ALL_EVENTS } from './properties';
+import { reject, reply, type DeliveryResponse } from './reply';
+import { rememberDelivery } from './replayMemory';
+import { readSigningSecrets } from './signingSecrets';
+
+/** What n8n's request object offers: `rawBody` holds the exact bytes received. */
+interface DeliveryRequest {
+	rawBody?: unknown;
+	readRawBody?: () => Promise<void>;
+}
+
+interface TriggerOptions {
+	timestampTolerance?: unknown;
+	includeDeliveryHeaders?: unknown;
+}
+
+interface Settings {
+	events: string[];
+	toleranceSeconds: number;
+	includeDeliveryHeaders: boolean;
+}
+
+function readSettings(ctx: IWebhookFunctions): Settings {
+	const events = ctx.getNodeParameter('events', [ALL_EVENTS]) as unknown;
+	const options = ctx.getNodeParameter('options', {}) as TriggerOptions;
+	const tolerance = Number(options.timestampTolerance ?? DEFAULT_TOLERANCE_SECONDS);
+	return {
+		events: Array.isArray(events) ? events.map(String) : [String(events)],
+		// A tolerance that is not a number falls back to the default rather than to "off".
+		toleranceSeconds: Number.isFinite(tolerance) && tolerance >= 0 ? tolerance : DEFAULT_TOLERANCE_SECONDS,
+		includeDeliveryHeaders: options.includeDeliveryHeaders === true,
+	};
+}
+
+/** The exact request bytes; n8n reads them before the node runs (`readRawBody` if it did not). */
+async function readRawBody(request: DeliveryRequest): Promise<Buffer | undefined> {
+	if (!Buffer.isBuffer(request.rawBody) && typeof request.readRawBody === 'function') {
+		await request.readRawBody();
+	}
+	return Buffer.isBuffer(request.rawBody) ? request.rawBody : undefined;
+}
+
+function header(headers: IDataObject, name: string): string | undefined {
+	const value = headers[name];
+	if (Array.isArray(value)) return value.join(', ');
+	return typeof value === 'string' ? value : undefined;
+}
+
+function parseJsonObject(rawBody: Buffer): IDataObject | undefined {
+	try {
+		const parsed: unknown = JSON.parse(rawBody.toString('utf8'));
+		return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)
+			? (parsed as IDataObject)
+			: undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/** The body's `type`, else its `event`. */
+function eventTypeOf(body: IDataObject): string | undefined {
+	if (typeof body.type === 'string') return body.type;
+	return typeof body.event === 'string' ? body.event : undefined;
+}
+
+function isSelected(events: string[], type: string | undefined): boolean {
+	return events.includes(ALL_EVENTS) || (type !== undefined && events.includes(type));
+}
+
+/** The body plus `_delivery`: the request headers, the receive time and which secret verified it. */
+function withDelivery(body: IDataObject, headers: IDataObject, receivedAt: Date, secretIndex: number): IDataObject {
+	return {
+		...body,
+		_delivery: {
+			headers: { ...headers },
+			receivedAt: receivedAt.toISOString(),
+			signedWith: secretIndex === 0 ? 'current' : 'previous',
+		},
+	};
+}
+
+async function receive(ctx: IWebhookFunctions, res: DeliveryResponse): Promise<IWebhookResponseData> {
+	const receivedAt = new Date();
+	const settings = readSettings(ctx);
+	let secrets: string[];
+	try {
+		secrets = await readSigningSecrets(ctx);
+	} catch (error) {
+		ctx.logger.error('Performance Service Trigger could not read its credential', {
+			error: (error as Error).message,
+			workflowId: ctx.getWorkflow().id,
+		});
+		return reject(res, 'credential_unavailable');
+	}
+
+	const rawBody = await readRawBody(ctx.getRequestObject() as DeliveryRequest);
+	if (!rawBody) return reject(res, 'body_unavailable');
+
+	const headers = ctx.getHeaderData() as IDataObject;
+	const timestamp = header(headers, TIMESTAMP_HEADER);
+	const signature = header(headers, SIGNATURE_HEADER);
+	const verification = verifyDelivery(
+		{ timestamp, signature, rawBody },
+		{ secrets, toleranceSeconds: settings.toleranceSeconds, nowMs: receivedAt.getTime() },
+	);
+	if (!verification.ok) {
+		ctx.logger.debug('Performance Service Trigger rejected a delivery', { reason: verification.reason });
+		return reject(res, verification.reason);
+	}
+
+	const body = parseJsonObject(rawBody);
+	if (!body) return reject(res, 'invalid_json');
+
+	const key = {
+		workflowId: ctx.getWorkflow().id ?? '',
+		nodeId: ctx.getNode().id,
+		timestamp: timestamp ?? '',
+		signature: signature ?? '',
+	};
+	if (!rememberDelivery(key, verification.timestampMs, settings.toleranceSeconds, receivedAt.getTime())) {
+		return reply(res, 200, { received: true, duplicate: true });
+	}
+	if (!isSelected(settings.events, eventTypeOf(body))) {
+		return reply(res, 200, { received: true, ignored: 'event_not_selected' });
+	}
+
+	const json = settings.includeDeliveryHeaders
+		? withDelivery(body, headers, receivedAt, verification.secretIndex)
+		: body;
+	return reply(res, 200, { received: true }, [[{ json }]]);
+}
+
+/**
+ * Handles one delivery. Every outcome is answered here, before any workflow runs (the service
+ * pauses an endpoint after 30 non-2xx answers in a row, and must never wait on a workflow);
+ * only a verified, new delivery of a selected event type returns workflow data.
+ */
+export async function handleDelivery(ctx: IWebhookFunctions): Promise<IWebhookResponseData> {
+	const res = ctx.getResponseObject() as DeliveryResponse;
+	try {
+		return await receive(ctx, res);
+	} catch (error) {
+		// Throwing here would let n8n record a failed execution for an unverified request.
+		ctx.logger.error('Performance Service Trigger could not process a delivery', {
+			error: (error as Error).message,
+			workflowId: ctx.getWorkflow().id,
+		});
+		return reject(res, 'internal_error');
+	}
+}

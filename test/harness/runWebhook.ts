@@ -1,0 +1,262 @@
+import { EventEmitter } from 'node:events';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import { HookContext, WebhookContext } from 'n8n-core';
+import {
+	NodeHelpers,
+	Workflow,
+	type INode,
+	type INodeType,
+	type IWebhookData,
+	type IWebhookResponseData,
+	type IWorkflowExecuteAdditionalData,
+	type WorkflowActivateMode,
+	type WorkflowExecuteMode,
+} from 'n8n-workflow';
+
+import { createNodeTypes } from './nodeTypes.ts';
+import { loadPackageTypes, type PackageTypes } from './packageTypes.ts';
+import { buildAdditionalData, runWorkflow, type Credentials, type TestWorkflow, type WorkflowRun } from './runWorkflow.ts';
+
+/** The workflow id n8n would have; runWorkflow uses the same one. */
+const WORKFLOW_ID = 'test-workflow';
+
+export interface WebhookSetup {
+	/** The workflow; its first node is the webhook trigger. */
+	workflow: TestWorkflow;
+	credentials: Credentials;
+	/** `webhook` for the production URL (default), `manual` for the test URL. */
+	mode?: WorkflowExecuteMode;
+}
+
+function triggerOf(setup: WebhookSetup): INode {
+	const trigger = setup.workflow.nodes[0];
+	if (!trigger) throw new Error('The workflow has no trigger node');
+	return trigger;
+}
+
+function workflowOf(types: PackageTypes, setup: WebhookSetup): Workflow {
+	// Like n8n, the Workflow constructor fills in parameter defaults.
+	return new Workflow({
+		id: WORKFLOW_ID,
+		name: 'Test workflow',
+		nodes: setup.workflow.nodes.map((node) => ({ ...node, parameters: { ...node.parameters } })),
+		connections: setup.workflow.connections,
+		active: true,
+		nodeTypes: createNodeTypes(types),
+		settings: { executionOrder: 'v1' },
+	});
+}
+
+function webhookDataOf(
+	types: PackageTypes,
+	trigger: INode,
+	additionalData: IWorkflowExecuteAdditionalData,
+	mode: WorkflowExecuteMode,
+): IWebhookData {
+	const nodeType = requireNodeType(types, trigger);
+	const description = nodeType.description.webhooks?.[0];
+	if (!description) throw new Error(`${trigger.type} declares no webhook`);
+	const webhookId = trigger.webhookId ?? trigger.id;
+	return {
+		httpMethod: 'POST',
+		node: trigger.name,
+		path: NodeHelpers.getNodeWebhookPath(WORKFLOW_ID, { ...trigger, webhookId }, description.path),
+		webhookDescription: description,
+		workflowId: WORKFLOW_ID,
+		workflowExecuteAdditionalData: additionalData,
+		webhookId,
+		isTest: mode === 'manual',
+	};
+}
+
+function requireNodeType(types: PackageTypes, node: INode): INodeType {
+	const nodeType = types.nodes.get(node.type);
+	if (!nodeType) throw new Error(`Unknown node type ${node.type}`);
+	return nodeType;
+}
+
+/**
+ * Calls the trigger's `webhook()` through n8n-core's WebhookContext, as n8n's webhook handler
+ * does: `req` and `res` are the real request and response, `req.rawBody` already read.
+ */
+export async function callWebhook(
+	setup: WebhookSetup,
+	req: IncomingMessage,
+	res: ServerResponse,
+): Promise<IWebhookResponseData> {
+	const types = await loadPackageTypes();
+	const mode = setup.mode ?? 'webhook';
+	const workflow = workflowOf(types, setup);
+	const trigger = workflow.getNode(triggerOf(setup).name);
+	if (!trigger) throw new Error('Trigger node missing from the workflow');
+	const nodeType = requireNodeType(types, trigger);
+	if (!nodeType.webhook) throw new Error(`${trigger.type} has no webhook method`);
+
+	const additionalData = buildAdditionalData(types, setup.credentials);
+	additionalData.httpRequest = req as IWorkflowExecuteAdditionalData['httpRequest'];
+	additionalData.httpResponse = res as IWorkflowExecuteAdditionalData['httpResponse'];
+	const webhookData = webhookDataOf(types, trigger, additionalData, mode);
+	const context = new WebhookContext(workflow, trigger, additionalData, mode, webhookData, [], null);
+	return await nodeType.webhook.call(context);
+}
+
+export type WebhookMethod = 'checkExists' | 'create' | 'delete';
+
+/** Runs one of the trigger's `webhookMethods.default` through n8n-core's HookContext. */
+export async function runWebhookMethod(
+	setup: WebhookSetup,
+	method: WebhookMethod,
+	activation: WorkflowActivateMode = 'activate',
+): Promise<boolean> {
+	const types = await loadPackageTypes();
+	const mode = setup.mode ?? 'webhook';
+	const workflow = workflowOf(types, setup);
+	const trigger = workflow.getNode(triggerOf(setup).name);
+	if (!trigger) throw new Error('Trigger node missing from the workflow');
+	const lifecycle = requireNodeType(types, trigger).webhookMethods?.default;
+	if (!lifecycle) throw new Error(`${trigger.type} has no webhookMethods.default`);
+	const additionalData = buildAdditionalData(types, setup.credentials);
+	const webhookData = webhookDataOf(types, trigger, additionalData, mode);
+	const context = new HookContext(workflow, trigger, additionalData, mode, activation, webhookData);
+	return await lifecycle[method].call(context);
+}
+
+/** What n8n's WebhookService.createWebhookIfNotExists does on activation. */
+export async function activateWebhook(setup: WebhookSetup): Promise<void> {
+	if (!(await runWebhookMethod(setup, 'checkExists'))) await runWebhookMethod(setup, 'create');
+}
+
+export interface WebhookCall {
+	/** Status of the answer the caller got. */
+	status: number;
+	/** Whether the answer had been sent in full when `webhook()` returned, before any workflow ran. */
+	answeredBeforeReturn: boolean;
+	rawBody: Buffer;
+	result?: IWebhookResponseData;
+	/** The workflow run the delivery started, when the trigger returned workflow data. */
+	run?: WorkflowRun;
+	error?: unknown;
+}
+
+export interface WebhookListener {
+	/** Where to deliver: a production-style webhook URL on 127.0.0.1. */
+	url: string;
+	calls: WebhookCall[];
+	/** Calls that started a workflow. */
+	runs(): WorkflowRun[];
+	waitForCalls(count: number, timeoutMs?: number): Promise<WebhookCall[]>;
+	close(): Promise<void>;
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer> {
+	return new Promise((resolve, reject) => {
+		const chunks: Buffer[] = [];
+		req.on('data', (chunk: Buffer) => chunks.push(chunk));
+		req.on('end', () => resolve(Buffer.concat(chunks)));
+		req.on('error', reject);
+	});
+}
+
+function answer(res: ServerResponse, status: number, body: unknown): void {
+	if (res.headersSent) return;
+	res.writeHead(status, { 'content-type': 'application/json' });
+	res.end(JSON.stringify(body));
+}
+
+/**
+ * n8n's body parser, as far as it matters here: `rawBody` holds the exact bytes, and a body sent
+ * as application/json that does not parse is answered 422 before the node runs.
+ */
+function parseLikeN8n(req: IncomingMessage, rawBody: Buffer): boolean {
+	req.rawBody = rawBody;
+	req.readRawBody = async () => {};
+	req._body = true;
+	const contentType = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+	req.contentType = contentType;
+	if (contentType !== 'application/json' || rawBody.length === 0) return true;
+	try {
+		(req as IncomingMessage & { body?: unknown }).body = JSON.parse(rawBody.toString('utf8'));
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+async function handle(setup: WebhookSetup, req: IncomingMessage, res: ServerResponse): Promise<WebhookCall> {
+	const rawBody = await readBody(req);
+	if (!parseLikeN8n(req, rawBody)) {
+		answer(res, 422, { code: 422, message: 'Failed to parse request body' });
+		return { status: 422, answeredBeforeReturn: true, rawBody };
+	}
+	let result: IWebhookResponseData;
+	try {
+		result = await callWebhook(setup, req, res);
+	} catch (error) {
+		answer(res, 500, { message: 'Workflow Webhook Error: Workflow could not be started!' });
+		return { status: 500, answeredBeforeReturn: false, rawBody, error };
+	}
+	const answeredBeforeReturn = res.writableEnded;
+	// Like n8n for responseMode "onReceived" when the node did not answer itself.
+	if (result.noWebhookResponse !== true) answer(res, 200, { message: 'Webhook call received' });
+	const call: WebhookCall = { status: res.statusCode, answeredBeforeReturn, rawBody, result };
+	if (result.workflowData) {
+		call.run = await runWorkflow(setup.workflow, {
+			credentials: setup.credentials,
+			input: result.workflowData[0] ?? [],
+			mode: setup.mode ?? 'webhook',
+		});
+	}
+	return call;
+}
+
+/**
+ * A real HTTP listener on 127.0.0.1 that hands every request to the trigger through n8n-core's
+ * WebhookContext and, when the trigger returns workflow data, runs the workflow with it.
+ */
+export async function startWebhookListener(setup: WebhookSetup): Promise<WebhookListener> {
+	const calls: WebhookCall[] = [];
+	const changes = new EventEmitter();
+	const server: Server = createServer((req, res) => {
+		void handle(setup, req, res)
+			.catch((error: unknown): WebhookCall => {
+				answer(res, 500, { message: 'Test listener failed' });
+				return { status: 500, answeredBeforeReturn: false, rawBody: Buffer.alloc(0), error };
+			})
+			.then((call) => {
+				calls.push(call);
+				changes.emit('call');
+			});
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as AddressInfo;
+	const trigger = triggerOf(setup);
+
+	return {
+		url: `http://127.0.0.1:${port}/webhook/${trigger.webhookId ?? trigger.id}/webhook`,
+		calls,
+		runs: () => calls.flatMap((call) => (call.run ? [call.run] : [])),
+		waitForCalls(count, timeoutMs = 10_000) {
+			return new Promise((resolve, reject) => {
+				const check = (): void => {
+					if (calls.length < count) return;
+					clearTimeout(timer);
+					changes.off('call', check);
+					resolve([...calls]);
+				};
+				const timer = setTimeout(() => {
+					changes.off('call', check);
+					reject(new Error(`Timed out waiting for ${count} webhook calls (${calls.length} received)`));
+				}, timeoutMs);
+				changes.on('call', check);
+				check();
+			});
+		},
+		close: () =>
+			new Promise<void>((resolve) => {
+				server.close(() => resolve());
+				server.closeAllConnections();
+			}),
+	};
+}

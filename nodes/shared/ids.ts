@@ -1,7 +1,7 @@
 import { NodeOperationError, type INode } from 'n8n-workflow';
 
-/** Refuses IDs that would change the request path, then returns the ID encoded for a path segment. */
-export function toPathSegment(node: INode, value: unknown, label: string, itemIndex: number): string {
+/** Returns the ID trimmed (a number as text); refuses an empty one. */
+export function requireId(node: INode, value: unknown, label: string, itemIndex: number): string {
 	const id = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
 	if (id === '') {
 		throw new NodeOperationError(node, `The ${label} is empty`, {
@@ -9,6 +9,12 @@ export function toPathSegment(node: INode, value: unknown, label: string, itemIn
 			description: `Pick a ${label.replace(/ ID$/, '')} from the list, or enter its ID. If the ID comes from an expression, check that the previous node returns it.`,
 		});
 	}
+	return id;
+}
+
+/** Refuses IDs that would change the request path, then returns the ID encoded for a path segment. */
+export function toPathSegment(node: INode, value: unknown, label: string, itemIndex: number): string {
+	const id = requireId(node, value, label, itemIndex);
 	if (id.includes('/') || id.includes('\\') || id.split(/[/\\]/).includes('..') || id === '.' || id.includes('..')) {
 		throw new NodeOperationError(node, `The ${label} "${id}" is not a valid ID`, {
 			itemIndex,

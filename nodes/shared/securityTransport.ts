@@ -1,7 +1,5 @@
-import type { IDataObject } from 'n8n-workflow';
-
-import { fetchList, type ListOptions } from './fetchList';
-import { requestService, type ServiceContext, type ServiceProfile, type ServiceRequest } from './serviceRequest';
+import { serviceClient } from './serviceClient';
+import type { ServiceProfile } from './serviceRequest';
 
 export const SECURITY_SERVICE: ServiceProfile = {
 	serviceName: 'Security Service',
@@ -14,17 +12,7 @@ export const SECURITY_SERVICE: ServiceProfile = {
 export const SECURITY_REQUEST_LIMIT =
 	'100 requests per minute on the Standard plan, 500 on Agency, unlimited on Enterprise';
 
-/** A request to the security service; returns the parsed JSON body. */
-export async function securityRequest(ctx: ServiceContext, request: ServiceRequest): Promise<unknown> {
-	const response = await requestService(ctx, SECURITY_SERVICE, { limits: SECURITY_REQUEST_LIMIT, ...request });
-	return response.body;
-}
-
-/** A list from the security service in any shape, following its pagination hints for Return All. */
-export async function securityList(
-	ctx: ServiceContext,
-	request: ServiceRequest,
-	options: ListOptions,
-): Promise<IDataObject[]> {
-	return await fetchList(ctx, SECURITY_SERVICE, { limits: SECURITY_REQUEST_LIMIT, ...request }, options);
-}
+export const { request: securityRequest, list: securityList } = serviceClient(
+	SECURITY_SERVICE,
+	SECURITY_REQUEST_LIMIT,
+);

@@ -77,6 +77,23 @@ function requireNodeType(types: PackageTypes, node: INode): INodeType {
 	return nodeType;
 }
 
+interface LoadedTrigger {
+	types: PackageTypes;
+	mode: WorkflowExecuteMode;
+	workflow: Workflow;
+	trigger: INode;
+	nodeType: INodeType;
+}
+
+/** The workflow as n8n builds it, with its trigger node and that node's type. */
+async function loadTrigger(setup: WebhookSetup): Promise<LoadedTrigger> {
+	const types = await loadPackageTypes();
+	const workflow = workflowOf(types, setup);
+	const trigger = workflow.getNode(triggerOf(setup).name);
+	if (!trigger) throw new Error('Trigger node missing from the workflow');
+	return { types, mode: setup.mode ?? 'webhook', workflow, trigger, nodeType: requireNodeType(types, trigger) };
+}
+
 /**
  * Calls the trigger's `webhook()` through n8n-core's WebhookContext, as n8n's webhook handler
  * does: `req` and `res` are the real request and response, `req.rawBody` already read.
@@ -86,12 +103,7 @@ export async function callWebhook(
 	req: IncomingMessage,
 	res: ServerResponse,
 ): Promise<IWebhookResponseData> {
-	const types = await loadPackageTypes();
-	const mode = setup.mode ?? 'webhook';
-	const workflow = workflowOf(types, setup);
-	const trigger = workflow.getNode(triggerOf(setup).name);
-	if (!trigger) throw new Error('Trigger node missing from the workflow');
-	const nodeType = requireNodeType(types, trigger);
+	const { types, mode, workflow, trigger, nodeType } = await loadTrigger(setup);
 	if (!nodeType.webhook) throw new Error(`${trigger.type} has no webhook method`);
 
 	const additionalData = buildAdditionalData(types, setup.credentials);
@@ -110,12 +122,8 @@ export async function runWebhookMethod(
 	method: WebhookMethod,
 	activation: WorkflowActivateMode = 'activate',
 ): Promise<boolean> {
-	const types = await loadPackageTypes();
-	const mode = setup.mode ?? 'webhook';
-	const workflow = workflowOf(types, setup);
-	const trigger = workflow.getNode(triggerOf(setup).name);
-	if (!trigger) throw new Error('Trigger node missing from the workflow');
-	const lifecycle = requireNodeType(types, trigger).webhookMethods?.default;
+	const { types, mode, workflow, trigger, nodeType } = await loadTrigger(setup);
+	const lifecycle = nodeType.webhookMethods?.default;
 	if (!lifecycle) throw new Error(`${trigger.type} has no webhookMethods.default`);
 	const additionalData = buildAdditionalData(types, setup.credentials);
 	const webhookData = webhookDataOf(types, trigger, additionalData, mode);

@@ -1,12 +1,10 @@
-import { createServer } from 'node:net';
-
 import type { ICredentialType, IHttpRequestOptions } from 'n8n-workflow';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import { testCredential } from '../harness/credentialTest.ts';
 import { loadPackageTypes } from '../harness/packageTypes.ts';
 import type { Sandbox } from '../sandbox/index.ts';
-import { performanceCalls, startPerformanceSandbox } from './performanceService.fixtures.ts';
+import { closedPort, performanceCalls, startPerformanceSandbox } from './performanceService.fixtures.ts';
 
 let sandbox: Sandbox;
 
@@ -15,14 +13,6 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.close());
 beforeEach(() => sandbox.reset());
-
-async function closedPort(): Promise<number> {
-	const server = createServer();
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const { port } = server.address() as { port: number };
-	await new Promise<void>((resolve) => server.close(() => resolve()));
-	return port;
-}
 
 const test = (baseUrl: string, apiToken: string) => testCredential('performanceServiceApi', { baseUrl, apiToken });
 

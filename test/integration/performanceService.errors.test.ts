@@ -1,9 +1,13 @@
-import { createServer } from 'node:net';
-
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import type { Sandbox } from '../sandbox/index.ts';
-import { byId, performanceCalls, runPerformance, startPerformanceSandbox } from './performanceService.fixtures.ts';
+import {
+	byId,
+	closedPort,
+	performanceCalls,
+	runPerformance,
+	startPerformanceSandbox,
+} from './performanceService.fixtures.ts';
 
 let sandbox: Sandbox;
 
@@ -12,14 +16,6 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.close());
 beforeEach(() => sandbox.reset());
-
-async function closedPort(): Promise<number> {
-	const server = createServer();
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const { port } = server.address() as { port: number };
-	await new Promise<void>((resolve) => server.close(() => resolve()));
-	return port;
-}
 
 const getSite = (id: string) => ({ resource: 'site', operation: 'get', siteId: byId(id) });
 const reoptimize = (id: string) => ({ resource: 'site', operation: 'reoptimize', siteId: byId(id) });

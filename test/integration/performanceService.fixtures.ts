@@ -1,3 +1,5 @@
+import { createServer } from 'node:net';
+
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { chain, itemsNode, packageNode, runWorkflow, startNode, type WorkflowRun } from '../harness/runWorkflow.ts';
@@ -7,6 +9,15 @@ export const NODE_NAME = 'Performance';
 
 export async function startPerformanceSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
 	return await startSandbox({ quiet: true, ...options });
+}
+
+/** A local port nothing listens on, for "service unreachable" cases. */
+export async function closedPort(): Promise<number> {
+	const server = createServer();
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as { port: number };
+	await new Promise<void>((resolve) => server.close(() => resolve()));
+	return port;
 }
 
 /** A resource-locator value in "By ID" mode. */

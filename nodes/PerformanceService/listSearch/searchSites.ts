@@ -1,18 +1,11 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
 import { performanceList } from '../../shared/performanceTransport';
-
-function text(value: unknown): string {
-	return typeof value === 'string' || typeof value === 'number' ? String(value) : '';
-}
-
-function matches(site: IDataObject, needle: string): boolean {
-	return [site.name, site.hostname].some((value) => text(value).toLowerCase().includes(needle));
-}
+import { recordContains, scalarText } from '../../shared/recordText';
 
 function label(site: IDataObject): string {
-	const name = text(site.name) || text(site.id);
-	const hostname = text(site.hostname);
+	const name = scalarText(site.name) || scalarText(site.id);
+	const hostname = scalarText(site.hostname);
 	return hostname && hostname !== name ? `${name} (${hostname})` : name;
 }
 
@@ -23,10 +16,9 @@ export async function searchSites(this: ILoadOptionsFunctions, filter?: string):
 		{ method: 'GET', path: '/sites', scope: 'sites:read' },
 		{ plural: 'sites', returnAll: true, limit: 0 },
 	);
-	const needle = (filter ?? '').trim().toLowerCase();
 	const results = sites
-		.filter((site) => text(site.id) !== '' && (needle === '' || matches(site, needle)))
-		.map((site) => ({ name: label(site), value: text(site.id) }))
+		.filter((site) => scalarText(site.id) !== '' && recordContains(site, ['name', 'hostname'], filter))
+		.map((site) => ({ name: label(site), value: scalarText(site.id) }))
 		.sort((a, b) => a.name.localeCompare(b.name));
 	return { results };
 }

@@ -4,10 +4,12 @@ import {
 	jsonParse,
 	type IDataObject,
 	type ILoadOptionsFunctions,
+	type INodeListSearchResult,
 	type JsonObject,
 } from 'n8n-workflow';
 
 import { unwrapList, type NextPage } from '../../shared/listResponse';
+import { textOf } from '../../shared/recordText';
 import { SECURITY_REQUEST_LIMIT, SECURITY_SERVICE } from '../../shared/securityTransport';
 import { joinUrl, requestService, type ServiceRequest } from '../../shared/serviceRequest';
 
@@ -16,7 +18,7 @@ const ENOUGH_MATCHES = 50;
 /** Pages read per call at most, to stay well inside the plan's rate limit while typing. */
 const MAX_PAGES_PER_CALL = 5;
 
-export interface SearchResult {
+interface SearchResult {
 	matched: IDataObject[];
 	paginationToken?: string;
 }
@@ -54,7 +56,7 @@ function readToken(ctx: ILoadOptionsFunctions, token: string, baseUrl: string): 
  * Reads pages of a list for a resource locator, keeping the records `matches` accepts, until
  * enough matched or a few pages were read; the token continues where it stopped.
  */
-export async function searchListPages(
+async function searchListPages(
 	ctx: ILoadOptionsFunctions,
 	endpoint: { path: string; plural: string },
 	paginationToken: string | undefined,
@@ -87,18 +89,31 @@ export async function searchListPages(
 	return { matched, paginationToken: JSON.stringify({ url: request.url }) };
 }
 
-/** Case-insensitive: does any of the record's text fields contain the filter? */
-export function recordContains(record: IDataObject, fields: string[], filter: string | undefined): boolean {
-	const wanted = filter?.trim().toLowerCase();
-	if (!wanted) return true;
-	return fields.some((field) => {
-		const value = record[field];
-		return (typeof value === 'string' || typeof value === 'number') && String(value).toLowerCase().includes(wanted);
-	});
-}
+export type LocatorListSearch = (
+	this: ILoadOptionsFunctions,
+	filter?: string,
+	paginationToken?: string,
+) => Promise<INodeListSearchResult>;
 
-export function textOf(value: unknown): string | undefined {
-	if (typeof value === 'string' && value.trim() !== '') return value.trim();
-	if (typeof value === 'number') return String(value);
-	return undefined;
+/** A resource locator's list search: the records with an ID that `accepts` keeps for the filter. */
+export function locatorListSearch(
+	endpoint: { path: string; plural: string },
+	accepts: (record: IDataObject, filter: string | undefined) => boolean,
+	label: (record: IDataObject, id: string) => string,
+): LocatorListSearch {
+	return async function (filter, paginationToken) {
+		const { matched, paginationToken: next } = await searchListPages(
+			this,
+			endpoint,
+			paginationToken,
+			(record) => textOf(record.id) !== undefined && accepts(record, filter),
+		);
+		return {
+			results: matched.map((record) => {
+				const id = textOf(record.id) as string;
+				return { name: label(record, id), value: id };
+			}),
+			paginationToken: next,
+		};
+	};
 }

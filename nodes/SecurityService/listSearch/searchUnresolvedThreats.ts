@@ -1,6 +1,7 @@
-import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import { recordContains, searchListPages, textOf } from './searchListPages';
+import { recordContains, textOf } from '../../shared/recordText';
+import { locatorListSearch } from './searchListPages';
 
 const CLOSED_STATES = ['resolved', 'closed', 'fixed', 'dismissed', 'ignored'];
 
@@ -19,25 +20,9 @@ function label(threat: IDataObject, id: string): string {
 }
 
 /** Threats not yet resolved, for the "Threat" resource locator; searchable by title, type, severity, site and ID. */
-export async function searchUnresolvedThreats(
-	this: ILoadOptionsFunctions,
-	filter?: string,
-	paginationToken?: string,
-): Promise<INodeListSearchResult> {
-	const { matched, paginationToken: next } = await searchListPages(
-		this,
-		{ path: '/threats', plural: 'threats' },
-		paginationToken,
-		(threat) =>
-			textOf(threat.id) !== undefined &&
-			isUnresolved(threat) &&
-			recordContains(threat, ['title', 'name', 'type', 'severity', 'siteId', 'id'], filter),
-	);
-	return {
-		results: matched.map((threat) => {
-			const id = textOf(threat.id) as string;
-			return { name: label(threat, id), value: id };
-		}),
-		paginationToken: next,
-	};
-}
+export const searchUnresolvedThreats = locatorListSearch(
+	{ path: '/threats', plural: 'threats' },
+	(threat, filter) =>
+		isUnresolved(threat) && recordContains(threat, ['title', 'name', 'type', 'severity', 'siteId', 'id'], filter),
+	label,
+);

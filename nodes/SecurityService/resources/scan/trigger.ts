@@ -1,47 +1,26 @@
-import { NodeOperationError, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { readLocatorId, resourceLocatorProperty } from '../../../shared/resourceLocator';
 import { securityRequest } from '../../../shared/securityTransport';
 import { additionalFieldsProperty, readAdditionalFields } from '../bodyFields';
 import { unwrapRecord } from '../unwrapRecord';
 
 export const description: INodeProperties[] = [
-	{
+	resourceLocatorProperty({
 		displayName: 'Site',
 		name: 'siteId',
-		type: 'resourceLocator',
-		required: true,
-		default: { mode: 'list', value: '' },
-		displayOptions: { show: { resource: ['scan'], operation: ['trigger'] } },
 		description: 'The site to scan',
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				placeholder: 'Select a site...',
-				typeOptions: { searchListMethod: 'searchSites', searchable: true },
-			},
-			{
-				displayName: 'By ID',
-				name: 'id',
-				type: 'string',
-				placeholder: 'e.g. st_1',
-			},
-		],
-	},
+		resource: 'scan',
+		operation: 'trigger',
+		searchListMethod: 'searchSites',
+		listPlaceholder: 'Select a site...',
+		idPlaceholder: 'e.g. st_1',
+	}),
 	additionalFieldsProperty('scan', 'trigger', '{"type": "deep"}'),
 ];
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const raw = this.getNodeParameter('siteId', itemIndex, '', { extractValue: true }) as unknown;
-	const siteId = typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw.trim() : '';
-	if (siteId === '') {
-		throw new NodeOperationError(this.getNode(), 'The site ID is empty', {
-			itemIndex,
-			description:
-				'Pick a site from the list, or enter its ID. If the ID comes from an expression, check that the previous node returns it.',
-		});
-	}
+	const siteId = readLocatorId(this, 'siteId', 'site ID', itemIndex);
 	const body: IDataObject = { ...readAdditionalFields(this, itemIndex), siteId };
 	const response = await securityRequest(this, {
 		method: 'POST',

@@ -33,6 +33,8 @@ export default defineConfig({
 				test: {
 					name: 'e2e',
 					include: ['test/e2e/**/*.test.ts'],
+					// Boots the sandbox and n8n once for all e2e files (test/e2e/globalSetup.ts).
+					globalSetup: ['test/e2e/globalSetup.ts'],
 					environment: 'node',
 					testTimeout: 600_000,
 					hookTimeout: 1_200_000,

@@ -11,6 +11,12 @@ import { reject, reply, type DeliveryResponse } from './reply';
 import { rememberDelivery } from './replayMemory';
 import { readSigningSecrets } from './signingSecrets';
 
+/**
+ * The service's events are a few kilobytes; a larger body is refused before the HMAC is computed,
+ * so that unsigned junk cannot make the trigger hash megabytes.
+ */
+export const MAX_DELIVERY_BYTES = 1024 * 1024;
+
 /** What n8n's request object offers: `rawBody` holds the exact bytes received. */
 interface DeliveryRequest {
 	rawBody?: unknown;
@@ -103,6 +109,7 @@ async function receive(ctx: IWebhookFunctions, res: DeliveryResponse): Promise<I
 
 	const rawBody = await readRawBody(ctx.getRequestObject() as DeliveryRequest);
 	if (!rawBody) return reject(res, 'body_unavailable');
+	if (rawBody.length > MAX_DELIVERY_BYTES) return reject(res, 'payload_too_large');
 
 	const headers = ctx.getHeaderData() as IDataObject;
 	const timestamp = header(headers, TIMESTAMP_HEADER);

@@ -13,6 +13,7 @@ export interface DeliveryResponse {
 export type Rejection =
 	| VerificationFailure
 	| 'body_unavailable'
+	| 'payload_too_large'
 	| 'invalid_json'
 	| 'credential_unavailable'
 	| 'internal_error';
@@ -34,6 +35,10 @@ export const REJECTIONS: Record<Rejection, { status: number; message: string }> 
 		message: 'The timestamp is further in the future than the tolerance allows.',
 	},
 	body_unavailable: { status: 401, message: 'The raw request body is not available to verify.' },
+	payload_too_large: {
+		status: 413,
+		message: 'The body is larger than the 1 MiB a delivery may have; it was not verified.',
+	},
 	invalid_json: { status: 400, message: 'The verified body is not a JSON object.' },
 	credential_unavailable: { status: 500, message: 'The trigger could not read its credential.' },
 	internal_error: { status: 500, message: 'The delivery could not be processed.' },

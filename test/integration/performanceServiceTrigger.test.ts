@@ -191,6 +191,12 @@ describe('Performance Service Trigger: rejected deliveries start nothing', () =>
 		await expectRejected({ body: 'site added', secret: SECRET, contentType: 'text/plain' }, 'invalid_json', 400);
 	});
 
+	it('a body over 1 MiB (413), before the signature is checked', async () => {
+		const body = eventBody('site.added', { padding: 'x'.repeat(1024 * 1024) });
+		await expectRejected({ body, secret: SECRET }, 'payload_too_large', 413);
+		await expectRejected({ body, signature: 'f'.repeat(64) }, 'payload_too_large', 413);
+	});
+
 	it('a correctly signed JSON body that is not an object (400)', async () => {
 		await expectRejected({ body: '[{"type":"alert.opened"}]', secret: SECRET }, 'invalid_json', 400);
 	});

@@ -1,13 +1,7 @@
 import { NodeApiError, type IDataObject, type JsonObject } from 'n8n-workflow';
 
 import { unwrapList } from './listResponse';
-import {
-	joinUrl,
-	requestService,
-	type ServiceContext,
-	type ServiceProfile,
-	type ServiceRequest,
-} from './serviceRequest';
+import { requestService, type ServiceContext, type ServiceProfile, type ServiceRequest } from './serviceRequest';
 
 export interface ListOptions {
 	/** Plural resource name, the key a wrapped list is most likely under (`threats`). */
@@ -16,7 +10,42 @@ export interface ListOptions {
 	limit: number;
 }
 
+export interface ListPageResult {
+	/** The URL this page came from, without its query string. */
+	url: string;
+	records: IDataObject[];
+	/** The request for the following page, when the service named one and this page was not empty. */
+	next?: ServiceRequest;
+}
+
 const MAX_PAGES = 1000;
+
+/** One page of a list in any shape, and the request for the page after it. */
+export async function fetchListPage(
+	ctx: ServiceContext,
+	profile: ServiceProfile,
+	request: ServiceRequest,
+	plural: string,
+): Promise<ListPageResult> {
+	const response = await requestService(ctx, profile, request);
+	const list = unwrapList(response.body, plural, response.headers);
+	if (!list) {
+		throw new NodeApiError(ctx.getNode(), { body: JSON.stringify(response.body).slice(0, 500) } as JsonObject, {
+			message: `The ${profile.serviceName} answered without a list of ${plural}`,
+			description: `Expected an array, or an object holding one. Check the base URL in the "${profile.credentialName}" credential and, if you passed query parameters, that the endpoint accepts them.`,
+			itemIndex: request.itemIndex,
+		});
+	}
+	if (!list.next || list.records.length === 0) return { url: response.url, records: list.records };
+	const next: ServiceRequest = list.next.url
+		? { ...request, url: new URL(list.next.url, response.url).toString(), qs: undefined }
+		: { ...request, url: response.url, qs: { ...request.qs, ...list.next.qs } };
+	return { url: response.url, records: list.records, next };
+}
+
+function pageKey(url: string | undefined, qs: IDataObject | undefined): string {
+	return `${url}?${JSON.stringify(qs ?? {})}`;
+}
 
 /**
  * Reads a list in any shape and, for Return All (or a limit beyond the first page), follows the
@@ -28,35 +57,17 @@ export async function fetchList(
 	request: ServiceRequest,
 	options: ListOptions,
 ): Promise<IDataObject[]> {
-	const credentials = await ctx.getCredentials(profile.credentialType);
 	const records: IDataObject[] = [];
 	const seen = new Set<string>();
-	let current: ServiceRequest = request;
-	seen.add(`${request.url ?? joinUrl(credentials.baseUrl, request.path)}?${JSON.stringify(request.qs ?? {})}`);
+	let current: ServiceRequest | undefined = request;
 
-	for (let page = 0; page < MAX_PAGES; page++) {
-		const response = await requestService(ctx, profile, current);
-		const list = unwrapList(response.body, options.plural, response.headers);
-		if (!list) {
-			throw new NodeApiError(ctx.getNode(), { body: JSON.stringify(response.body).slice(0, 500) } as JsonObject, {
-				message: `The ${profile.serviceName} answered without a list of ${options.plural}`,
-				description:
-					'Expected an array, or an object holding one. Check the base URL in the credential and, if you passed query parameters, that the endpoint accepts them.',
-				itemIndex: request.itemIndex,
-			});
-		}
-		records.push(...list.records);
-		const enough = !options.returnAll && records.length >= options.limit;
-		if (enough || !list.next || list.records.length === 0) break;
-
-		const currentUrl = current.url ?? joinUrl(credentials.baseUrl, current.path);
-		const nextUrl = list.next.url ? new URL(list.next.url, currentUrl).toString() : undefined;
-		const key = `${nextUrl ?? currentUrl}?${JSON.stringify(nextUrl ? {} : { ...current.qs, ...list.next.qs })}`;
-		if (seen.has(key)) break;
-		seen.add(key);
-		current = nextUrl
-			? { ...request, url: nextUrl, qs: undefined }
-			: { ...current, qs: { ...current.qs, ...list.next.qs } };
+	for (let pages = 0; current && pages < MAX_PAGES; pages++) {
+		const page = await fetchListPage(ctx, profile, current, options.plural);
+		records.push(...page.records);
+		if (!options.returnAll && records.length >= options.limit) break;
+		seen.add(pageKey(page.url, current.qs));
+		const { next } = page;
+		current = next && !seen.has(pageKey(next.url, next.qs)) ? next : undefined;
 	}
 	return options.returnAll ? records : records.slice(0, options.limit);
 }

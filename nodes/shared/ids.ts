@@ -15,7 +15,7 @@ export function requireId(node: INode, value: unknown, label: string, itemIndex:
 /** Refuses IDs that would change the request path, then returns the ID encoded for a path segment. */
 export function toPathSegment(node: INode, value: unknown, label: string, itemIndex: number): string {
 	const id = requireId(node, value, label, itemIndex);
-	if (id.includes('/') || id.includes('\\') || id.split(/[/\\]/).includes('..') || id === '.' || id.includes('..')) {
+	if (/[/\\]/.test(id) || id.includes('..') || id === '.') {
 		throw new NodeOperationError(node, `The ${label} "${id}" is not a valid ID`, {
 			itemIndex,
 			description: `IDs cannot contain "/", "\\" or "..". Use the ID exactly as the service returns it (for example from a "Get Many" operation).`,

@@ -46,6 +46,8 @@ export interface ServiceRequest {
 }
 
 export interface ServiceResponse {
+	/** The URL the request went to, without its query string. */
+	url: string;
 	body: unknown;
 	headers: IDataObject;
 	statusCode: number;
@@ -174,6 +176,7 @@ export async function requestService(
 			throw serviceError(ctx.getNode(), { status, body: body.slice(0, 2000) }, failure, request.itemIndex);
 		}
 		return {
+			url: options.url,
 			body: parseBody(ctx, profile, response, sent),
 			headers: response.headers,
 			statusCode: status,

@@ -1,17 +1,15 @@
 import {
-	NodeApiError,
 	NodeOperationError,
 	jsonParse,
 	type IDataObject,
 	type ILoadOptionsFunctions,
 	type INodeListSearchResult,
-	type JsonObject,
 } from 'n8n-workflow';
 
-import { unwrapList, type NextPage } from '../../shared/listResponse';
+import { fetchListPage } from '../../shared/fetchList';
 import { textOf } from '../../shared/recordText';
 import { SECURITY_REQUEST_LIMIT, SECURITY_SERVICE } from '../../shared/securityTransport';
-import { joinUrl, requestService, type ServiceRequest } from '../../shared/serviceRequest';
+import { joinUrl, type ServiceRequest } from '../../shared/serviceRequest';
 
 /** Stop reading pages once this many records matched; the rest loads when the list scrolls. */
 const ENOUGH_MATCHES = 50;
@@ -27,10 +25,10 @@ interface PageToken {
 	url: string;
 }
 
-function toNextUrl(currentUrl: string, next: NextPage, qs: IDataObject | undefined): string {
-	if (next.url) return new URL(next.url, currentUrl).toString();
-	const url = new URL(currentUrl);
-	for (const [key, value] of Object.entries({ ...qs, ...next.qs })) url.searchParams.set(key, String(value));
+/** The pagination token holds one URL: fold the next request's query into it. */
+function urlOf(request: ServiceRequest): string {
+	const url = new URL(request.url as string);
+	for (const [key, value] of Object.entries(request.qs ?? {})) url.searchParams.set(key, String(value));
 	return url.toString();
 }
 
@@ -69,20 +67,12 @@ async function searchListPages(
 		: { method: 'GET', path: endpoint.path };
 	const matched: IDataObject[] = [];
 
-	for (let page = 0; page < MAX_PAGES_PER_CALL; page++) {
-		const response = await requestService(ctx, SECURITY_SERVICE, { ...request, limits: SECURITY_REQUEST_LIMIT });
-		const list = unwrapList(response.body, endpoint.plural, response.headers);
-		if (!list) {
-			throw new NodeApiError(ctx.getNode(), { body: JSON.stringify(response.body).slice(0, 500) } as JsonObject, {
-				message: `The ${SECURITY_SERVICE.serviceName} answered without a list of ${endpoint.plural}`,
-				description: `Check the base URL in the "${SECURITY_SERVICE.credentialName}" credential.`,
-			});
-		}
-		matched.push(...list.records.filter(matches));
-		if (!list.next || list.records.length === 0) return { matched };
-		const currentUrl = request.url ?? firstUrl;
-		const nextUrl = toNextUrl(currentUrl, list.next, request.qs);
-		if (nextUrl === currentUrl) return { matched };
+	for (let pages = 0; pages < MAX_PAGES_PER_CALL; pages++) {
+		const page = await fetchListPage(ctx, SECURITY_SERVICE, { ...request, limits: SECURITY_REQUEST_LIMIT }, endpoint.plural);
+		matched.push(...page.records.filter(matches));
+		if (!page.next) return { matched };
+		const nextUrl = urlOf(page.next);
+		if (nextUrl === page.url) return { matched };
 		request = { method: 'GET', path: endpoint.path, url: nextUrl };
 		if (matched.length >= ENOUGH_MATCHES) break;
 	}

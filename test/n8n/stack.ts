@@ -38,16 +38,26 @@ export interface Stack {
 	stop(): Promise<void>;
 }
 
-async function createSandboxCredentials(client: N8nClient, sandbox: Sandbox): Promise<CredentialIds> {
+/**
+ * Credentials pointing at the sandbox. `extraData` is added to both: n8n 1.x's public API
+ * requires `allowedHttpRequestDomains` in every credential it creates.
+ */
+export async function createSandboxCredentials(
+	client: N8nClient,
+	sandbox: Sandbox,
+	extraData: Record<string, unknown> = {},
+): Promise<CredentialIds> {
 	return {
 		performanceServiceApi: await client.createCredential(CREDENTIAL_NAMES.performanceServiceApi, 'performanceServiceApi', {
 			baseUrl: sandbox.performanceUrl,
 			apiToken: sandbox.tokens.readWrite,
 			webhookSigningSecret: sandbox.signingSecret,
+			...extraData,
 		}),
 		securityServiceApi: await client.createCredential(CREDENTIAL_NAMES.securityServiceApi, 'securityServiceApi', {
 			baseUrl: sandbox.securityUrl,
 			apiKey: sandbox.securityKey,
+			...extraData,
 		}),
 	};
 }

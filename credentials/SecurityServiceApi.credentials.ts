@@ -47,6 +47,19 @@ export class SecurityServiceApi implements ICredentialType {
 			description:
 				'Tenant key from the dashboard settings. Keys are scoped to the tenant and can be rotated there at any time; update this credential after a rotation.',
 		},
+		{
+			displayName: 'Plan',
+			name: 'plan',
+			type: 'options',
+			options: [
+				{ name: 'Standard (100 Requests per Minute)', value: 'standard' },
+				{ name: 'Agency (500 Requests per Minute)', value: 'agency' },
+				{ name: 'Enterprise (Unlimited)', value: 'enterprise' },
+			],
+			default: 'standard',
+			description:
+				"The tenant's plan. The nodes keep every request made with this credential within the plan's limit, shared by all workflows in this n8n instance.",
+		},
 	];
 
 	authenticate: IAuthenticateGeneric = {

@@ -1,0 +1,63 @@
+import { createHash } from 'node:crypto';
+
+import { RequestPacer, type PlanRate } from './requestPacer';
+
+/** Which credential a pace belongs to. The secret only goes into a SHA-256 hash. */
+export interface PacedCredential {
+	credentialType: string;
+	/** The trimmed base URL. */
+	baseUrl: string;
+	/** The token or key the requests are sent with. */
+	secret: string;
+	/** A fixed rate to keep to while the service sends no rate-limit headers. */
+	plan?: PlanRate;
+}
+
+export const SECURITY_PLANS = ['standard', 'agency', 'enterprise'] as const;
+export type SecurityPlan = (typeof SECURITY_PLANS)[number];
+
+/** Requests per minute of each security plan; enterprise is unlimited. */
+export const SECURITY_PLAN_REQUESTS_PER_MINUTE: Record<SecurityPlan, number | undefined> = {
+	standard: 100,
+	agency: 500,
+	enterprise: undefined,
+};
+
+/**
+ * The length of a plan's minute in milliseconds: 60,000. Only a simulation of the service that
+ * runs its clock faster (the test sandbox's time scale) sets another value.
+ */
+export const planClock = { minuteMs: 60_000 };
+
+/** The rate of a security plan; a missing or unknown plan is Standard, the strictest. */
+export function securityPlanRate(plan: unknown): PlanRate | undefined {
+	const name: SecurityPlan = SECURITY_PLANS.includes(plan as SecurityPlan) ? (plan as SecurityPlan) : 'standard';
+	const requests = SECURITY_PLAN_REQUESTS_PER_MINUTE[name];
+	return requests === undefined ? undefined : { requests, windowMs: planClock.minuteMs };
+}
+
+/** Type, base URL and a SHA-256 hash of the secret: the same credential saved twice shares one pace. */
+export function pacingKey(credential: Omit<PacedCredential, 'plan'>): string {
+	const secretHash = createHash('sha256').update(credential.secret).digest('hex');
+	return `${credential.credentialType} ${credential.baseUrl} ${secretHash}`;
+}
+
+const pacers = new Map<string, RequestPacer>();
+
+/** The one pacer of a credential in this process, shared by every node, item and execution. */
+export function pacerFor(credential: PacedCredential): RequestPacer {
+	const key = pacingKey(credential);
+	let pacer = pacers.get(key);
+	if (!pacer) {
+		pacer = new RequestPacer(credential.plan);
+		pacers.set(key, pacer);
+	} else {
+		pacer.setPlan(credential.plan);
+	}
+	return pacer;
+}
+
+/** Forgets what every pacer learned (for a simulated service whose state was reset). */
+export function forgetPacers(): void {
+	pacers.clear();
+}

@@ -1,0 +1,158 @@
+import { sleep } from 'n8n-workflow';
+
+import type { RateLimitInfo } from '../rateLimit';
+
+/** A fixed rate a credential keeps to when the service sends no rate-limit headers (a plan). */
+export interface PlanRate {
+	requests: number;
+	windowMs: number;
+}
+
+/** What came back for a request that held a permit. */
+export interface PacerAnswer {
+	status: number;
+	rateLimit: RateLimitInfo;
+	/**
+	 * The headers describe a narrower limit of this request alone (the per-site reoptimization
+	 * hour), not the credential's: they are not taken as the credential's window.
+	 */
+	ownLimit?: boolean;
+}
+
+export type Admission = { admitted: true; settle: (answer?: PacerAnswer) => void } | { admitted: false; heldUntil: Date };
+
+/** Wait for an answer (in flight) rather than for a time. */
+const UNTIL_ANSWER = Number.POSITIVE_INFINITY;
+/** Waits are slept in steps of at most this, so a cancelled execution stops waiting. */
+const WAIT_STEP_MS = 1000;
+/** Past a reset, this much later: the service frees the window at the reset, not before. */
+const RESET_MARGIN_MS = 100;
+
+interface ServiceWindow {
+	remaining: number;
+	resetAt: number;
+}
+
+/**
+ * One pace for one credential, shared by every request in the process that uses it.
+ *
+ * With rate-limit headers it keeps to what the service last said: requests in flight count
+ * against `Remaining` before they are answered, a spent window holds requests back until its
+ * reset, and while nothing is known (the first request, or a window that has just reset) one
+ * request goes ahead alone to find out. Without headers it keeps to the plan's rate, counting a
+ * request from the moment it is answered (the service counted it before that). A 429 holds
+ * every request back until the reset it names.
+ */
+export class RequestPacer {
+	#plan: PlanRate | undefined;
+	#inFlight = 0;
+	/** An answer has come back: a service without rate-limit headers is not paced by them. */
+	#answered = false;
+	#headersSeen = false;
+	#window: ServiceWindow | undefined;
+	/** When answered requests leave the plan's window, oldest first. */
+	#planExpiries: number[] = [];
+	#blockedUntil = 0;
+	#wakers = new Set<() => void>();
+
+	constructor(plan?: PlanRate) {
+		this.#plan = plan;
+	}
+
+	/** The plan may change when the credential is edited; headers still win over it. */
+	setPlan(plan: PlanRate | undefined): void {
+		this.#plan = plan;
+	}
+
+	get inFlight(): number {
+		return this.#inFlight;
+	}
+
+	/**
+	 * Waits until a request may be sent and counts it as in flight, or, when the wait would be
+	 * longer than `maxWaitMs`, returns when the window frees instead. `settle` must be called once
+	 * with the answer (or without, when none came).
+	 */
+	async admit(maxWaitMs: number, isCancelled: () => boolean = () => false): Promise<Admission> {
+		for (;;) {
+			const now = Date.now();
+			const delay = this.delayMs(now);
+			if (delay <= 0 || isCancelled()) {
+				this.#inFlight++;
+				let settled = false;
+				return {
+					admitted: true,
+					settle: (answer) => {
+						if (settled) return;
+						settled = true;
+						this.#settle(answer);
+					},
+				};
+			}
+			if (delay !== UNTIL_ANSWER && delay > maxWaitMs) return { admitted: false, heldUntil: new Date(now + delay) };
+			await this.#nextChange(Math.min(delay, WAIT_STEP_MS));
+		}
+	}
+
+	/** Milliseconds until a request may go (0: now; Infinity: when an answer comes back). */
+	delayMs(now: number): number {
+		if (now < this.#blockedUntil) return this.#blockedUntil - now;
+		if (this.#plan && !this.#headersSeen) return this.#planDelay(now, this.#plan);
+		return this.#headerDelay(now);
+	}
+
+	#headerDelay(now: number): number {
+		const window = this.#window;
+		if (!window) {
+			if (this.#answered) return 0;
+			return this.#inFlight === 0 ? 0 : UNTIL_ANSWER;
+		}
+		const freeAt = window.resetAt + RESET_MARGIN_MS;
+		if (now < freeAt) return window.remaining - this.#inFlight > 0 ? 0 : freeAt - now;
+		// The window has reset: at least one request is free again; the next answer tells how many.
+		return window.remaining + 1 - this.#inFlight > 0 ? 0 : UNTIL_ANSWER;
+	}
+
+	#planDelay(now: number, plan: PlanRate): number {
+		while (this.#planExpiries.length > 0 && this.#planExpiries[0] <= now) this.#planExpiries.shift();
+		if (this.#planExpiries.length + this.#inFlight < plan.requests) return 0;
+		return this.#planExpiries.length > 0 ? this.#planExpiries[0] - now : UNTIL_ANSWER;
+	}
+
+	#settle(answer: PacerAnswer | undefined): void {
+		const now = Date.now();
+		this.#inFlight--;
+		if (this.#plan) this.#planExpiries.push(now + this.#plan.windowMs);
+		if (answer) this.#learn(answer);
+		const wakers = [...this.#wakers];
+		this.#wakers.clear();
+		for (const wake of wakers) wake();
+	}
+
+	#learn({ status, rateLimit, ownLimit }: PacerAnswer): void {
+		this.#answered = true;
+		if (ownLimit) return;
+		const resetAt = rateLimit.resetAt?.getTime();
+		if (status === 429 && resetAt !== undefined) this.#blockedUntil = Math.max(this.#blockedUntil, resetAt);
+		if (rateLimit.remaining === undefined || resetAt === undefined) return;
+		this.#headersSeen = true;
+		const remaining = status === 429 ? 0 : rateLimit.remaining;
+		const current = this.#window;
+		// Answers can arrive out of order: the latest state of the window has the latest reset,
+		// and within one reset the fewest requests remaining.
+		if (!current || resetAt > current.resetAt || (resetAt === current.resetAt && remaining < current.remaining)) {
+			this.#window = { remaining, resetAt };
+		}
+	}
+
+	#nextChange(ms: number): Promise<void> {
+		return new Promise((resolve) => {
+			const wake = (): void => {
+				this.#wakers.delete(wake);
+				resolve();
+			};
+			this.#wakers.add(wake);
+			void sleep(ms).then(wake);
+		});
+	}
+}

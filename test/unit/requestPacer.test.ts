@@ -1,0 +1,206 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
+import {
+	forgetPacers,
+	pacerFor,
+	pacingKey,
+	planClock,
+	securityPlanRate,
+} from '../../nodes/shared/pacing/pacers.ts';
+import { RequestPacer, type Admission, type PacerAnswer } from '../../nodes/shared/pacing/requestPacer.ts';
+
+const T0 = Date.parse('2026-01-01T00:00:00.000Z');
+const MARGIN = 100;
+
+function answer(remaining: number | undefined, resetAt: number | undefined, status = 200): PacerAnswer {
+	return {
+		status,
+		rateLimit: { limit: 10, remaining, resetAt: resetAt === undefined ? undefined : new Date(resetAt) },
+	};
+}
+
+type Admitted = Extract<Admission, { admitted: true }>;
+
+async function admitNow(pacer: RequestPacer, maxWaitMs = 65_000): Promise<Admitted> {
+	const admission = await pacer.admit(maxWaitMs);
+	if (!admission.admitted) throw new Error('expected the request to be admitted');
+	return admission;
+}
+
+/** Starts `count` admissions and reports which of them were admitted so far. */
+function startAdmissions(pacer: RequestPacer, count: number): { admitted: Admitted[]; all: Promise<Admission[]> } {
+	const admitted: Admitted[] = [];
+	const all = Promise.all(
+		Array.from({ length: count }, async () => {
+			const admission = await pacer.admit(65_000);
+			if (admission.admitted) admitted.push(admission);
+			return admission;
+		}),
+	);
+	return { admitted, all };
+}
+
+beforeEach(() => {
+	vi.useFakeTimers({ now: T0 });
+});
+afterEach(() => {
+	vi.useRealTimers();
+});
+
+describe('RequestPacer with rate-limit headers', () => {
+	it('sends one request alone while nothing is known, then what Remaining allows', async () => {
+		const pacer = new RequestPacer();
+		const first = await admitNow(pacer);
+		const waiting = startAdmissions(pacer, 5);
+		await vi.advanceTimersByTimeAsync(10);
+		expect(waiting.admitted).toHaveLength(0);
+
+		first.settle(answer(3, T0 + 10_000));
+		await vi.advanceTimersByTimeAsync(0);
+		expect(waiting.admitted).toHaveLength(3);
+		expect(pacer.delayMs(Date.now())).toBe(T0 + 10_000 + MARGIN - Date.now());
+	});
+
+	it('counts requests in flight against Remaining before they are answered', async () => {
+		const pacer = new RequestPacer();
+		(await admitNow(pacer)).settle(answer(2, T0 + 5_000));
+		const a = await admitNow(pacer);
+		await admitNow(pacer);
+		expect(pacer.inFlight).toBe(2);
+		expect(pacer.delayMs(Date.now())).toBeGreaterThan(0);
+		// The service counted the first one: Remaining 1, with one still in flight.
+		a.settle(answer(1, T0 + 5_000));
+		expect(pacer.delayMs(Date.now())).toBeGreaterThan(0);
+	});
+
+	it('keeps the fewest remaining when answers of one window arrive out of order', async () => {
+		const pacer = new RequestPacer();
+		(await admitNow(pacer)).settle(answer(5, T0 + 5_000));
+		const [a, b] = [await admitNow(pacer), await admitNow(pacer)];
+		b.settle(answer(3, T0 + 5_000));
+		a.settle(answer(4, T0 + 5_000));
+		const admitted = [await admitNow(pacer), await admitNow(pacer), await admitNow(pacer)];
+		expect(admitted).toHaveLength(3);
+		expect(pacer.delayMs(Date.now())).toBe(5_000 + MARGIN);
+	});
+
+	it('holds requests back until the reset, then lets one find out how much the window freed', async () => {
+		const pacer = new RequestPacer();
+		(await admitNow(pacer)).settle(answer(0, T0 + 2_000));
+		const waiting = startAdmissions(pacer, 4);
+		await vi.advanceTimersByTimeAsync(2_000);
+		expect(waiting.admitted).toHaveLength(0);
+		await vi.advanceTimersByTimeAsync(MARGIN + 1_000);
+		expect(waiting.admitted).toHaveLength(1);
+
+		waiting.admitted[0].settle(answer(9, T0 + 62_000));
+		await vi.advanceTimersByTimeAsync(0);
+		expect(waiting.admitted).toHaveLength(4);
+	});
+
+	it('does not pace a service that sends no rate-limit headers', async () => {
+		const pacer = new RequestPacer();
+		(await admitNow(pacer)).settle(answer(undefined, undefined));
+		for (let i = 0; i < 20; i++) await admitNow(pacer);
+		expect(pacer.inFlight).toBe(20);
+	});
+
+	it('holds every request back after a 429 until the reset it names', async () => {
+		const pacer = new RequestPacer();
+		(await admitNow(pacer)).settle(answer(50, T0 + 60_000));
+		const a = await admitNow(pacer);
+		a.settle({ status: 429, rateLimit: { resetAt: new Date(T0 + 3_000) } });
+		expect(pacer.delayMs(Date.now())).toBe(3_000);
+		await vi.advanceTimersByTimeAsync(3_000);
+		expect(pacer.delayMs(Date.now())).toBe(0);
+	});
+
+	it('answers with the reset instead of waiting when the window frees later than the caller waits', async () => {
+		const pacer = new RequestPacer();
+		(await admitNow(pacer)).settle(answer(0, T0 + 3_600_000));
+		const admission = await pacer.admit(65_000);
+		expect(admission).toEqual({ admitted: false, heldUntil: new Date(T0 + 3_600_000 + MARGIN) });
+		expect(pacer.inFlight).toBe(0);
+	});
+
+	it('does not take the headers of a request with a limit of its own as the credential window', async () => {
+		const pacer = new RequestPacer();
+		(await admitNow(pacer)).settle(answer(500, T0 + 60_000));
+		(await admitNow(pacer)).settle({ ...answer(0, T0 + 3_600_000, 429), ownLimit: true });
+		expect(pacer.delayMs(Date.now())).toBe(0);
+	});
+
+	it('stops waiting when the execution is cancelled', async () => {
+		const pacer = new RequestPacer();
+		(await admitNow(pacer)).settle(answer(0, T0 + 30_000));
+		let cancelled = false;
+		const admission = pacer.admit(65_000, () => cancelled);
+		await vi.advanceTimersByTimeAsync(2_000);
+		cancelled = true;
+		await vi.advanceTimersByTimeAsync(1_000);
+		expect((await admission).admitted).toBe(true);
+	});
+});
+
+describe('RequestPacer with a plan', () => {
+	const plan = { requests: 3, windowMs: 10_000 };
+
+	it('keeps to the plan rate, counting each request until a window after its answer', async () => {
+		const pacer = new RequestPacer(plan);
+		const waiting = startAdmissions(pacer, 7);
+		await vi.advanceTimersByTimeAsync(0);
+		expect(waiting.admitted).toHaveLength(3);
+
+		await vi.advanceTimersByTimeAsync(500);
+		for (const admission of waiting.admitted) admission.settle(answer(undefined, undefined));
+		await vi.advanceTimersByTimeAsync(9_999);
+		expect(waiting.admitted).toHaveLength(3);
+		await vi.advanceTimersByTimeAsync(1);
+		expect(waiting.admitted).toHaveLength(6);
+	});
+
+	it('lets rate-limit headers win over the plan once the service sends them', async () => {
+		const pacer = new RequestPacer(plan);
+		(await admitNow(pacer)).settle(answer(8, T0 + 60_000));
+		const admitted = [];
+		for (let i = 0; i < 8; i++) admitted.push(await admitNow(pacer));
+		expect(admitted).toHaveLength(8);
+		expect(pacer.delayMs(Date.now())).toBeGreaterThan(0);
+	});
+});
+
+describe('one pacer per credential', () => {
+	afterEach(() => forgetPacers());
+
+	it('shares a pacer between uses of the same credential and separates other tokens and base URLs', () => {
+		const credential = { credentialType: 'performanceServiceApi', baseUrl: 'https://a.example/v1', secret: 'tok_1' };
+		expect(pacerFor(credential)).toBe(pacerFor({ ...credential }));
+		expect(pacerFor({ ...credential, secret: 'tok_2' })).not.toBe(pacerFor(credential));
+		expect(pacerFor({ ...credential, baseUrl: 'https://b.example/v1' })).not.toBe(pacerFor(credential));
+		expect(pacerFor({ ...credential, credentialType: 'securityServiceApi' })).not.toBe(pacerFor(credential));
+	});
+
+	it('keys by a hash of the secret, never the secret itself', () => {
+		const secret = 'sec_key_9e4b2a7c1d8f5e36';
+		const key = pacingKey({ credentialType: 'securityServiceApi', baseUrl: 'https://s.example/v1', secret });
+		expect(key).not.toContain(secret);
+		expect(key).toMatch(/^securityServiceApi https:\/\/s\.example\/v1 [0-9a-f]{64}$/);
+	});
+
+	it('knows the security plans: Standard 100, Agency 500 a minute, Enterprise unlimited; unknown is Standard', () => {
+		expect(securityPlanRate('standard')).toEqual({ requests: 100, windowMs: 60_000 });
+		expect(securityPlanRate('agency')).toEqual({ requests: 500, windowMs: 60_000 });
+		expect(securityPlanRate('enterprise')).toBeUndefined();
+		expect(securityPlanRate(undefined)).toEqual({ requests: 100, windowMs: 60_000 });
+		expect(securityPlanRate('gold')).toEqual({ requests: 100, windowMs: 60_000 });
+	});
+
+	it('follows the plan clock of a time-scaled simulation', () => {
+		planClock.minuteMs = 2_000;
+		try {
+			expect(securityPlanRate('agency')).toEqual({ requests: 500, windowMs: 2_000 });
+		} finally {
+			planClock.minuteMs = 60_000;
+		}
+	});
+});

@@ -2,7 +2,8 @@ import { LoadOptionsContext } from 'n8n-core';
 import { Workflow, type INode, type INodeListSearchResult, type INodeParameters } from 'n8n-workflow';
 
 import { createNodeTypes } from './nodeTypes.ts';
-import { loadPackageTypes, PACKAGE_PREFIX } from './packageTypes.ts';
+import { PACKAGE_NAME } from '../n8n/paths.ts';
+import { loadPackageTypes } from './packageTypes.ts';
 import { buildAdditionalData, type Credentials } from './runWorkflow.ts';
 
 export interface ListSearchCall {
@@ -23,7 +24,7 @@ export interface ListSearchCall {
  */
 export async function runListSearch(call: ListSearchCall): Promise<INodeListSearchResult> {
 	const types = await loadPackageTypes();
-	const type = `${PACKAGE_PREFIX}.${call.nodeType}`;
+	const type = `${PACKAGE_NAME}.${call.nodeType}`;
 	const nodeType = types.nodes.get(type);
 	const search = nodeType?.methods?.listSearch?.[call.method];
 	if (!search) throw new Error(`${type} has no listSearch method ${call.method}`);

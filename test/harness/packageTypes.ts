@@ -4,8 +4,7 @@ import { pathToFileURL } from 'node:url';
 
 import type { ICredentialType, INodeType } from 'n8n-workflow';
 
-export const PACKAGE_ROOT = path.resolve(import.meta.dirname, '../..');
-export const PACKAGE_PREFIX = 'n8n-nodes-site-performance-security';
+import { PACKAGE_NAME, PACKAGE_ROOT } from '../n8n/paths.ts';
 
 interface PackageJson {
 	n8n: { nodes: string[]; credentials: string[] };
@@ -44,7 +43,7 @@ export function loadPackageTypes(): Promise<PackageTypes> {
 	cached ??= (async () => {
 		const nodes = new Map<string, INodeType>();
 		for (const node of await loadRegistered<INodeType>('nodes')) {
-			nodes.set(`${PACKAGE_PREFIX}.${node.description.name}`, node);
+			nodes.set(`${PACKAGE_NAME}.${node.description.name}`, node);
 		}
 		const credentials = new Map<string, ICredentialType>();
 		for (const credential of await loadRegistered<ICredentialType>('credentials')) {

@@ -15,7 +15,8 @@ import {
 
 import { TestCredentialsHelper } from './credentialsHelper.ts';
 import { createNodeTypes } from './nodeTypes.ts';
-import { loadPackageTypes, PACKAGE_PREFIX, type PackageTypes } from './packageTypes.ts';
+import { PACKAGE_NAME } from '../n8n/paths.ts';
+import { loadPackageTypes, type PackageTypes } from './packageTypes.ts';
 import { ITEMS_NODE_TYPE, START_NODE_TYPE } from './testNodes.ts';
 
 export type Credentials = Record<string, ICredentialDataDecryptedObject>;
@@ -34,7 +35,7 @@ export function packageNode(
 	parameters: INode['parameters'],
 	options: { name?: string; continueOnFail?: boolean; credentials?: string[] } = {},
 ): INode {
-	const fullType = type.includes('.') ? type : `${PACKAGE_PREFIX}.${type}`;
+	const fullType = type.includes('.') ? type : `${PACKAGE_NAME}.${type}`;
 	const node: INode = {
 		id: `node-${++nodeId}`,
 		name: options.name ?? type,

@@ -2,25 +2,22 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { loadOutputSchema } from 'n8n-core';
-import type { IDataObject, INodeProperties, INodeType } from 'n8n-workflow';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { IDataObject, INodeParameters, INodeProperties, INodeType } from 'n8n-workflow';
+import { beforeAll, describe, expect, it } from 'vitest';
 
 import { validateJson, type JsonSchema } from '../harness/jsonSchema.ts';
 import { runListSearch } from '../harness/listSearch.ts';
-import { loadPackageTypes, PACKAGE_PREFIX, PACKAGE_ROOT } from '../harness/packageTypes.ts';
-import type { Sandbox } from '../sandbox/index.ts';
-import { byId, performanceCalls, runPerformance, startPerformanceSandbox } from './performanceService.fixtures.ts';
+import { loadPackageTypes } from '../harness/packageTypes.ts';
+import { byId, fromList, reasonOf, runNode, type RunNodeOptions } from '../harness/runNode.ts';
+import { callsTo, withSandbox } from '../harness/sandbox.ts';
+import { PACKAGE_NAME, PACKAGE_ROOT } from '../n8n/paths.ts';
 
 const NODE_DIR = path.join(PACKAGE_ROOT, 'nodes/PerformanceService');
 const SIMPLE_SITE_KEYS = ['id', 'name', 'hostname', 'status', 'auditCount', 'latestAudit', 'latestScores'];
 
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-	sandbox = await startPerformanceSandbox();
-});
-afterAll(() => sandbox.close());
-beforeEach(() => sandbox.reset());
+const sandbox = withSandbox();
+const run = (parameters: INodeParameters, options: RunNodeOptions = {}) =>
+	runNode('performanceService', parameters, { sandbox, ...options });
 
 /** What the sandbox itself answers, read directly (the recorded requests are cleared afterwards). */
 async function serviceJson(pathBelowBase: string): Promise<IDataObject> {
@@ -35,19 +32,21 @@ async function serviceJson(pathBelowBase: string): Promise<IDataObject> {
 describe('site: Get Many', () => {
 	it('returns one raw item per site with Return All and Simplify off', async () => {
 		const { sites } = (await serviceJson('/sites')) as { sites: IDataObject[] };
-		const result = await runPerformance(sandbox, { resource: 'site', operation: 'getAll', returnAll: true, simplify: false });
+		const result = await run({ resource: 'site', operation: 'getAll', returnAll: true, simplify: false });
 
 		expect(result.error).toBeUndefined();
 		expect(result.json).toEqual(sites);
 		expect(result.json).toHaveLength(4);
 		expect(result.items.map((item) => item.pairedItem)).toEqual(sites.map(() => ({ item: 0 })));
-		expect(performanceCalls(sandbox)).toEqual([
+		expect(callsTo(sandbox, 'performance')).toEqual([
 			{ method: 'GET', path: '/sites', query: {}, auth: `Bearer ${sandbox.tokens.readWrite}` },
 		]);
 	});
 
 	it('applies the limit client-side and simplifies by default', async () => {
-		const result = await runPerformance(sandbox, { resource: 'site', operation: 'getAll', limit: 2 });
+		const { audits } = await serviceJson('/sites/site_1');
+		const newest = (audits as IDataObject[])[0];
+		const result = await run({ resource: 'site', operation: 'getAll', limit: 2 });
 
 		expect(result.json).toHaveLength(2);
 		expect(result.json.map((site) => site.id)).toEqual(['site_1', 'site_2']);
@@ -58,16 +57,21 @@ describe('site: Get Many', () => {
 			hostname: 'shop.example.com',
 			status: 'HEALTHY',
 			auditCount: 4,
-			latestAudit: { strategy: expect.any(String), score: expect.any(Number), id: expect.any(String) },
 			latestScores: { mobile: 94, desktop: 98 },
 		});
-		expect(performanceCalls(sandbox)).toEqual([
+		expect(result.json[0].latestAudit).toEqual({
+			id: 'aud_4',
+			strategy: 'desktop',
+			score: 98,
+			createdAt: newest.createdAt,
+		});
+		expect(callsTo(sandbox, 'performance')).toEqual([
 			{ method: 'GET', path: '/sites', query: {}, auth: `Bearer ${sandbox.tokens.readWrite}` },
 		]);
 	});
 
 	it('simplifies a site without audits to a zero count and no latest audit', async () => {
-		const result = await runPerformance(sandbox, { resource: 'site', operation: 'getAll', returnAll: true });
+		const result = await run({ resource: 'site', operation: 'getAll', returnAll: true });
 		expect(result.json.find((site) => site.id === 'site_4')).toEqual({
 			id: 'site_4',
 			name: 'Acme Microsite',
@@ -83,7 +87,7 @@ describe('site: Get Many', () => {
 describe('site: Get', () => {
 	it('returns the site with its audits and events when Simplify is off', async () => {
 		const expected = await serviceJson('/sites/site_2');
-		const result = await runPerformance(sandbox, {
+		const result = await run({
 			resource: 'site',
 			operation: 'get',
 			siteId: byId('site_2'),
@@ -91,49 +95,61 @@ describe('site: Get', () => {
 		});
 
 		expect(result.json).toEqual([expected]);
-		expect(expected.events).toEqual(expect.any(Array));
-		expect(performanceCalls(sandbox)).toEqual([
+		expect((expected.events as IDataObject[]).map((event) => event.type)).toEqual([
+			'audit.completed',
+			'audit.completed',
+			'audit.completed',
+			'audit.completed',
+			'site.added',
+		]);
+		expect(callsTo(sandbox, 'performance')).toEqual([
 			{ method: 'GET', path: '/sites/site_2', query: {}, auth: `Bearer ${sandbox.tokens.readWrite}` },
 		]);
 	});
 
 	it('summarizes audits and events by default', async () => {
-		const result = await runPerformance(sandbox, { resource: 'site', operation: 'get', siteId: byId('site_1') });
+		const { events } = await serviceJson('/sites/site_1');
+		const newest = (events as IDataObject[])[0];
+		const result = await run({ resource: 'site', operation: 'get', siteId: byId('site_1') });
 		expect(result.json).toHaveLength(1);
 		expect(Object.keys(result.json[0])).toEqual([...SIMPLE_SITE_KEYS, 'eventCount', 'latestEvent']);
 		expect(result.json[0]).toMatchObject({
 			id: 'site_1',
 			auditCount: 4,
 			eventCount: 5,
-			latestEvent: { type: 'audit.completed', message: expect.any(String) },
+		});
+		expect(result.json[0].latestEvent).toEqual({
+			id: newest.id,
+			type: 'audit.completed',
+			message: 'Audit aud_4 (desktop) completed with score 98',
+			createdAt: newest.createdAt,
 		});
 	});
 
 	it('accepts a site picked from the list', async () => {
-		const siteId = { __rl: true, mode: 'list', value: 'site_3', cachedResultName: 'Acme Docs (docs.example.com)' };
-		const result = await runPerformance(sandbox, { resource: 'site', operation: 'get', siteId });
+		const siteId = fromList('site_3', 'Acme Docs (docs.example.com)');
+		const result = await run({ resource: 'site', operation: 'get', siteId });
 		expect(result.json[0]).toMatchObject({ id: 'site_3', name: 'Acme Docs' });
-		expect(performanceCalls(sandbox).map((call) => call.path)).toEqual(['/sites/site_3']);
+		expect(callsTo(sandbox, 'performance').map((call) => call.path)).toEqual(['/sites/site_3']);
 	});
 
 	it('reads one site per input item, each paired with its item', async () => {
-		const result = await runPerformance(
-			sandbox,
+		const result = await run(
 			{ resource: 'site', operation: 'get', siteId: byId('={{ $json.site }}') },
 			{ items: [{ site: 'site_3' }, { site: 'site_1' }] },
 		);
 		expect(result.json.map((site) => site.id)).toEqual(['site_3', 'site_1']);
 		expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
-		expect(performanceCalls(sandbox).map((call) => call.path)).toEqual(['/sites/site_3', '/sites/site_1']);
+		expect(callsTo(sandbox, 'performance').map((call) => call.path)).toEqual(['/sites/site_3', '/sites/site_1']);
 	});
 });
 
 describe('site: Reoptimize', () => {
 	it('posts without a body and returns ok, queued and the site ID', async () => {
-		const result = await runPerformance(sandbox, { resource: 'site', operation: 'reoptimize', siteId: byId('site_1') });
+		const result = await run({ resource: 'site', operation: 'reoptimize', siteId: byId('site_1') });
 
 		expect(result.json).toEqual([{ ok: true, queued: 4, siteId: 'site_1' }]);
-		expect(performanceCalls(sandbox)).toEqual([
+		expect(callsTo(sandbox, 'performance')).toEqual([
 			{ method: 'POST', path: '/sites/site_1/reoptimize', query: {}, auth: `Bearer ${sandbox.tokens.readWrite}` },
 		]);
 		expect(sandbox.requests[0].body).toBe('');
@@ -143,29 +159,29 @@ describe('site: Reoptimize', () => {
 describe('audit: Get Many', () => {
 	it('sends the limit as the query parameter and returns one item per audit', async () => {
 		const { audits } = (await serviceJson('/audits-list?limit=5')) as { audits: IDataObject[] };
-		const result = await runPerformance(sandbox, { resource: 'audit', operation: 'getAll', limit: 5 });
+		const result = await run({ resource: 'audit', operation: 'getAll', limit: 5 });
 
 		expect(result.json).toEqual(audits);
 		expect(result.json).toHaveLength(5);
-		expect(performanceCalls(sandbox)).toEqual([
+		expect(callsTo(sandbox, 'performance')).toEqual([
 			{ method: 'GET', path: '/audits-list', query: { limit: '5' }, auth: `Bearer ${sandbox.tokens.readWrite}` },
 		]);
 	});
 
 	it('defaults to 20 audits', async () => {
-		const result = await runPerformance(sandbox, { resource: 'audit', operation: 'getAll' });
-		expect(performanceCalls(sandbox)[0].query).toEqual({ limit: '20' });
+		const result = await run({ resource: 'audit', operation: 'getAll' });
+		expect(callsTo(sandbox, 'performance')[0].query).toEqual({ limit: '20' });
 		expect(result.json).toHaveLength(12);
 	});
 });
 
 describe('system: Get Health', () => {
 	it('returns the health object', async () => {
-		const result = await runPerformance(sandbox, { resource: 'system', operation: 'getHealth' }, { token: sandbox.tokens.readOnly });
+		const result = await run({ resource: 'system', operation: 'getHealth' }, { credentials: { apiToken: sandbox.tokens.readOnly } });
 		expect(result.json).toEqual([
 			{ status: 'ok', version: '1.4.2', queue: { pending: 0, running: 0 }, time: expect.any(String) },
 		]);
-		expect(performanceCalls(sandbox)).toEqual([
+		expect(callsTo(sandbox, 'performance')).toEqual([
 			{ method: 'GET', path: '/system', query: {}, auth: `Bearer ${sandbox.tokens.readOnly}` },
 		]);
 	});
@@ -184,9 +200,9 @@ describe('a trailing slash on the base URL', () => {
 		it(`does not double the slash in any request path (base URL ending in "${suffix}")`, async () => {
 			for (const { path: expectedPath, ...parameters } of operations) {
 				sandbox.requests.length = 0;
-				const result = await runPerformance(sandbox, parameters, { baseUrl: `${sandbox.performanceUrl}${suffix}` });
+				const result = await run(parameters, { credentials: { baseUrl: `${sandbox.performanceUrl}${suffix}` } });
 				expect(result.error).toBeUndefined();
-				expect(performanceCalls(sandbox).map((call) => call.path)).toEqual([expectedPath]);
+				expect(callsTo(sandbox, 'performance').map((call) => call.path)).toEqual([expectedPath]);
 			}
 		});
 	}
@@ -211,7 +227,7 @@ describe('the site list search', () => {
 				{ name: 'Acme Shop (shop.example.com)', value: 'site_1' },
 			],
 		});
-		expect(performanceCalls(sandbox)).toEqual([
+		expect(callsTo(sandbox, 'performance')).toEqual([
 			{ method: 'GET', path: '/sites', query: {}, auth: `Bearer ${sandbox.tokens.readOnly}` },
 		]);
 	});
@@ -225,13 +241,13 @@ describe('the site list search', () => {
 
 	it('works with a trailing slash on the base URL', async () => {
 		expect((await search('blog', `${sandbox.performanceUrl}/`)).results).toHaveLength(1);
-		expect(performanceCalls(sandbox).map((call) => call.path)).toEqual(['/sites']);
+		expect(callsTo(sandbox, 'performance').map((call) => call.path)).toEqual(['/sites']);
 	});
 
 	it('explains a rejected token', async () => {
-		await expect(search('', sandbox.performanceUrl, 'perf_wrong')).rejects.toThrow(
-			/rejected the token \[auth_invalid\]/,
-		);
+		const error: unknown = await search('', sandbox.performanceUrl, 'perf_wrong').catch((caught: unknown) => caught);
+		expect(error).toBeInstanceOf(Error);
+		expect(reasonOf(error)).toBe('auth_invalid');
 	});
 });
 
@@ -251,7 +267,7 @@ describe('output schemas', () => {
 			expect(schema).toBeDefined();
 			expect(Object.keys(schema?.properties ?? {}).length).toBeGreaterThan(0);
 
-			const result = await runPerformance(sandbox, { resource, operation, ...parameters });
+			const result = await run({ resource, operation, ...parameters });
 			expect(result.json.length).toBeGreaterThan(0);
 			for (const json of result.json) expect(validateJson(schema as JsonSchema, json)).toEqual([]);
 			for (const json of result.json) {
@@ -272,7 +288,7 @@ describe('node description', () => {
 
 	beforeAll(async () => {
 		const types = await loadPackageTypes();
-		node = types.nodes.get(`${PACKAGE_PREFIX}.performanceService`) as INodeType;
+		node = types.nodes.get(`${PACKAGE_NAME}.performanceService`) as INodeType;
 	});
 
 	it('offers exactly the published resources and operations', () => {
@@ -297,19 +313,24 @@ describe('node description', () => {
 			categories: string[];
 			resources: { primaryDocumentation: Array<{ url: string }>; credentialDocumentation: Array<{ url: string }> };
 		};
-		expect(codex.node).toBe(`${PACKAGE_PREFIX}.performanceService`);
+		expect(codex.node).toBe(`${PACKAGE_NAME}.performanceService`);
 		expect(codex.categories).toEqual(expect.arrayContaining(['Analytics', 'Development']));
 		expect(codex.resources.primaryDocumentation[0].url).toMatch(/#performance-service$/);
 		expect(codex.resources.credentialDocumentation[0].url).toMatch(/#performance-service-api-credential$/);
 	});
 
 	it('describes every operation for tools', () => {
-		for (const candidate of node.description.properties.filter((p) => p.name === 'operation')) {
-			for (const option of candidate.options as Array<{ action?: string; description?: string }>) {
-				expect(option.action).toBeTruthy();
-				expect(option.description?.length).toBeGreaterThan(20);
-			}
-		}
+		const options = node.description.properties
+			.filter((p) => p.name === 'operation')
+			.flatMap((candidate) => candidate.options as Array<{ action?: string; description?: string }>);
+		expect(options.map((option) => option.action).sort()).toEqual([
+			'Get a site',
+			'Get many audits',
+			'Get many sites',
+			'Get system health',
+			'Reoptimize a site',
+		]);
+		for (const option of options) expect(option.description?.length).toBeGreaterThan(20);
 	});
 
 	it('makes the site a resource locator with a searchable list and an ID mode', () => {

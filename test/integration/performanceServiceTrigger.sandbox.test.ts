@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 import { EVENT_TYPES } from '../harness/deliveries.ts';
 import { validateJson, type JsonSchema } from '../harness/jsonSchema.ts';
-import { PACKAGE_ROOT } from '../harness/packageTypes.ts';
+import { PACKAGE_ROOT } from '../n8n/paths.ts';
 import { packageNode } from '../harness/runWorkflow.ts';
 import { startWebhookListener, type WebhookListener } from '../harness/runWebhook.ts';
 import { startSandbox, type DeliveryRecord, type Sandbox } from '../sandbox/index.ts';

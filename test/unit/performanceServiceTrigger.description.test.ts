@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 import { PerformanceServiceTrigger } from '../../nodes/PerformanceServiceTrigger/PerformanceServiceTrigger.node.ts';
-import { PACKAGE_ROOT } from '../harness/packageTypes.ts';
+import { PACKAGE_ROOT } from '../n8n/paths.ts';
 import { EVENT_TYPES } from '../sandbox/index.ts';
 
 const { description } = new PerformanceServiceTrigger();

@@ -1,0 +1,75 @@
+import { createServer } from 'node:net';
+
+import { afterAll, beforeAll, beforeEach } from 'vitest';
+
+import { startSandbox, type RecordedRequest, type Sandbox, type SandboxOptions } from '../sandbox/index.ts';
+import type { Credentials } from './runWorkflow.ts';
+
+/**
+ * Starts one quiet sandbox before the tests of the calling file, resets it (seeds, options,
+ * records, limits, faults, endpoints) before each test and closes it after the last one.
+ * The returned handle forwards to that sandbox; it can be used inside tests and hooks only.
+ */
+export function withSandbox(options: SandboxOptions = {}): Sandbox {
+	let current: Sandbox | undefined;
+	beforeAll(async () => {
+		current = await startSandbox({ quiet: true, ...options });
+	});
+	beforeEach(() => current?.reset());
+	afterAll(async () => {
+		await current?.close();
+		current = undefined;
+	});
+	return new Proxy({} as Sandbox, {
+		get(_target, key) {
+			if (current) return Reflect.get(current, key) as unknown;
+			// Promise and inspection probes must not throw.
+			if (typeof key === 'symbol' || key === 'then') return undefined;
+			throw new Error(`sandbox.${key} was read outside a test: the sandbox runs from beforeAll to afterAll`);
+		},
+	});
+}
+
+/** The credentials of both services, pointing at the sandbox (performance: the read-write token). */
+export function sandboxCredentials(sandbox: Sandbox): Credentials {
+	return {
+		performanceServiceApi: {
+			baseUrl: sandbox.performanceUrl,
+			apiToken: sandbox.tokens.readWrite,
+			webhookSigningSecret: sandbox.signingSecret,
+		},
+		securityServiceApi: { baseUrl: sandbox.securityUrl, apiKey: sandbox.securityKey },
+	};
+}
+
+/** The requests one service received, in order. */
+export function requestsTo(sandbox: Sandbox, service: RecordedRequest['service']): RecordedRequest[] {
+	return sandbox.requests.filter((request) => request.service === service);
+}
+
+export interface ServiceCall {
+	method: string;
+	path: string;
+	query: Record<string, string>;
+	/** The Authorization header as received. */
+	auth?: string;
+}
+
+/** The requests one service received, as method, path, query and Authorization header. */
+export function callsTo(sandbox: Sandbox, service: RecordedRequest['service']): ServiceCall[] {
+	return requestsTo(sandbox, service).map(({ method, path, query, headers }) => ({
+		method,
+		path,
+		query,
+		auth: headers.authorization,
+	}));
+}
+
+/** A local port nothing listens on, for "service unreachable" cases. */
+export async function closedPort(): Promise<number> {
+	const server = createServer();
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as { port: number };
+	await new Promise<void>((resolve) => server.close(() => resolve()));
+	return port;
+}

@@ -12,6 +12,7 @@ export const DEFAULT_OPTIONS: ResolvedOptions = {
 	latencyMs: 0,
 	resetFormat: 'epochSeconds',
 	retryAfter: false,
+	securityRateLimitHeaders: true,
 	securityListShape: 'wrapped',
 	securityErrorShape: 'nested',
 	webhookBackoffMs: 1000,

@@ -163,7 +163,7 @@ export function handleSecurity(ctx: SandboxContext, call: SecurityCall): Reply {
 		limit.allowed
 			? route(ctx, call, fail)
 			: fail(429, 'rate_limited', `Rate limit of ${perMinute} requests per minute reached`),
-		rateLimitHeaders(limit, ctx.options.resetFormat, now),
+		ctx.options.securityRateLimitHeaders ? rateLimitHeaders(limit, ctx.options.resetFormat, now) : {},
 	);
 	return response.status === 429 ? withHeaders(response, retryAfterHeader(limit, now)) : response;
 }

@@ -8,7 +8,7 @@ import { handlePerformance } from './performanceRoutes.ts';
 import { performanceError, securityError } from './reply.ts';
 import type { IncomingCall, Reply } from './reply.ts';
 import { handleSecurity } from './securityRoutes.ts';
-import type { ServiceName } from './types.ts';
+import type { RecordedRequest, ServiceName } from './types.ts';
 
 function locate(pathname: string): { area: ServiceName | 'control'; path: string } | undefined {
 	for (const [area, base] of Object.entries(MOUNTS) as Array<[ServiceName | 'control', string]>) {
@@ -45,7 +45,7 @@ async function serveService(
 	call: IncomingCall,
 	req: IncomingMessage,
 ): Promise<Reply | undefined> {
-	ctx.requests.push({
+	const record: RecordedRequest = {
 		service,
 		method: call.method,
 		path: call.path,
@@ -53,7 +53,19 @@ async function serveService(
 		headers: call.headers,
 		body: call.body,
 		at: Date.now(),
-	});
+	};
+	ctx.requests.push(record);
+	const reply = await answerService(ctx, service, call, req);
+	record.status = reply?.status ?? 0;
+	return reply;
+}
+
+async function answerService(
+	ctx: SandboxContext,
+	service: ServiceName,
+	call: IncomingCall,
+	req: IncomingMessage,
+): Promise<Reply | undefined> {
 	if (ctx.options.latencyMs > 0) await ctx.delays.sleep(ctx.options.latencyMs);
 
 	const fault = ctx.faults.take(service, call.method, call.path);

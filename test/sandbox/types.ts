@@ -17,6 +17,8 @@ export interface SandboxOptions {
 	latencyMs?: number;
 	resetFormat?: ResetFormat;
 	retryAfter?: boolean;
+	/** Send X-RateLimit-* on security responses (the real service sends none). */
+	securityRateLimitHeaders?: boolean;
 	securityListShape?: SecurityListShape;
 	securityErrorShape?: SecurityErrorShape;
 	webhookBackoffMs?: number;
@@ -31,6 +33,7 @@ export interface ResolvedOptions {
 	latencyMs: number;
 	resetFormat: ResetFormat;
 	retryAfter: boolean;
+	securityRateLimitHeaders: boolean;
 	securityListShape: SecurityListShape;
 	securityErrorShape: SecurityErrorShape;
 	webhookBackoffMs: number;
@@ -46,6 +49,8 @@ export interface RecordedRequest {
 	headers: Record<string, string>;
 	body: string;
 	at: number;
+	/** The status the sandbox answered with; absent while pending, 0 for a dropped connection. */
+	status?: number;
 }
 
 export const EVENT_TYPES = [

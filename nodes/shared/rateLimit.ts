@@ -1,5 +1,8 @@
 /** Reads X-RateLimit-* / Retry-After headers, whose units the services do not publish. */
 
+import { epochToMilliseconds } from './epochTime';
+import { readHeader, type HeaderBag } from './httpHeaders';
+
 export interface RateLimitInfo {
 	limit?: number;
 	remaining?: number;
@@ -7,18 +10,8 @@ export interface RateLimitInfo {
 	resetAt?: Date;
 }
 
-type HeaderBag = Record<string, string | string[] | undefined>;
-
-const EPOCH_MILLIS_THRESHOLD = 1e12;
-const EPOCH_SECONDS_THRESHOLD = 1e9;
-
-function header(headers: HeaderBag, name: string): string | undefined {
-	const wanted = name.toLowerCase();
-	for (const [key, value] of Object.entries(headers)) {
-		if (key.toLowerCase() === wanted) return Array.isArray(value) ? value[0] : value;
-	}
-	return undefined;
-}
+/** From here on a reset value is an epoch timestamp, below it seconds until the reset (no delay of 30 years is plausible). */
+const EPOCH_FROM = 1e9;
 
 function toNumber(value: string | undefined): number | undefined {
 	if (value === undefined || value.trim() === '') return undefined;
@@ -26,15 +19,11 @@ function toNumber(value: string | undefined): number | undefined {
 	return Number.isFinite(parsed) ? parsed : undefined;
 }
 
-/**
- * X-RateLimit-Reset may be epoch milliseconds, epoch seconds or seconds until the reset;
- * told apart by magnitude (no delay of 30 years is plausible).
- */
+/** X-RateLimit-Reset may be epoch milliseconds, epoch seconds or seconds until the reset; told apart by magnitude. */
 export function parseResetValue(value: string | undefined, now: number): Date | undefined {
 	const parsed = toNumber(value);
 	if (parsed === undefined || parsed < 0) return undefined;
-	if (parsed >= EPOCH_MILLIS_THRESHOLD) return new Date(parsed);
-	if (parsed >= EPOCH_SECONDS_THRESHOLD) return new Date(parsed * 1000);
+	if (parsed >= EPOCH_FROM) return new Date(epochToMilliseconds(parsed));
 	return new Date(now + parsed * 1000);
 }
 
@@ -48,11 +37,11 @@ export function parseRetryAfter(value: string | undefined, now: number): Date | 
 }
 
 export function readRateLimit(headers: HeaderBag, now: number = Date.now()): RateLimitInfo {
-	const retryAfter = parseRetryAfter(header(headers, 'retry-after'), now);
-	const reset = parseResetValue(header(headers, 'x-ratelimit-reset'), now);
+	const retryAfter = parseRetryAfter(readHeader(headers, 'retry-after'), now);
+	const reset = parseResetValue(readHeader(headers, 'x-ratelimit-reset'), now);
 	return {
-		limit: toNumber(header(headers, 'x-ratelimit-limit')),
-		remaining: toNumber(header(headers, 'x-ratelimit-remaining')),
+		limit: toNumber(readHeader(headers, 'x-ratelimit-limit')),
+		remaining: toNumber(readHeader(headers, 'x-ratelimit-remaining')),
 		resetAt: retryAfter ?? reset,
 	};
 }

@@ -1,5 +1,8 @@
-import { serviceClient } from './serviceClient';
-import type { ServiceProfile } from './serviceRequest';
+import type { IDataObject } from 'n8n-workflow';
+
+import { fetchList, fetchListPage, type ListOptions, type ListPageResult } from './fetchList';
+import { requestService } from './serviceRequest';
+import type { ServiceContext, ServiceProfile, ServiceRequest } from './serviceTypes';
 
 export const SECURITY_SERVICE: ServiceProfile = {
 	serviceName: 'Security Service',
@@ -8,11 +11,39 @@ export const SECURITY_SERVICE: ServiceProfile = {
 	secretName: 'API key',
 };
 
-/** The plan limits; the service does not say whether they count per key or per tenant. */
-export const SECURITY_REQUEST_LIMIT =
-	'100 requests per minute on the Standard plan, 500 on Agency, unlimited on Enterprise';
+/** Requests per minute of each plan; `undefined`: unlimited. */
+export const SECURITY_PLAN_LIMITS = {
+	standard: 100,
+	agency: 500,
+	enterprise: undefined,
+} as const satisfies Record<string, number | undefined>;
 
-export const { request: securityRequest, list: securityList } = serviceClient(
-	SECURITY_SERVICE,
-	SECURITY_REQUEST_LIMIT,
-);
+/** The plan limits in words, for the message of a 429; the service does not say whether they count per key or per tenant. */
+export const SECURITY_RATE_LIMITS_TEXT = `${SECURITY_PLAN_LIMITS.standard} requests per minute on the Standard plan, ${SECURITY_PLAN_LIMITS.agency} on Agency, unlimited on Enterprise`;
+
+function withLimits(request: ServiceRequest): ServiceRequest {
+	return { rateLimitsText: SECURITY_RATE_LIMITS_TEXT, ...request };
+}
+
+/** One request to the security service; returns the parsed JSON body. */
+export async function securityRequest(ctx: ServiceContext, request: ServiceRequest): Promise<unknown> {
+	return (await requestService(ctx, SECURITY_SERVICE, withLimits(request))).body;
+}
+
+/** A list, one record per element whatever wrapper it comes in, following its pages as `options` say. */
+export async function securityList(
+	ctx: ServiceContext,
+	request: ServiceRequest,
+	options: ListOptions,
+): Promise<IDataObject[]> {
+	return await fetchList(ctx, SECURITY_SERVICE, withLimits(request), options);
+}
+
+/** One page of a list and the request for the next one. */
+export async function securityListPage(
+	ctx: ServiceContext,
+	request: ServiceRequest,
+	plural: string,
+): Promise<ListPageResult> {
+	return await fetchListPage(ctx, SECURITY_SERVICE, withLimits(request), plural);
+}

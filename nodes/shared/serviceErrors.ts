@@ -1,8 +1,9 @@
-import type { IN8nHttpFullResponse } from 'n8n-workflow';
+import { NodeApiError, type IN8nHttpFullResponse, type INode, type JsonObject } from 'n8n-workflow';
 
+import type { RefusedUrl } from './baseUrl';
 import { readErrorBody } from './errorBody';
 import type { RateLimitInfo } from './rateLimit';
-import type { ServiceProfile, ServiceRequest } from './serviceRequest';
+import type { ServiceProfile, ServiceRequest } from './serviceTypes';
 
 export interface FailureDescription {
 	message: string;
@@ -23,8 +24,8 @@ const CODE_BY_STATUS: Record<number, string> = {
 const NOT_RETRIED =
 	'The request was not retried automatically, because the service may already have carried it out.';
 
-function codeFor(status: number, sent: string | undefined): string {
-	if (sent) return sent;
+function codeFor(status: number, reportedCode: string | undefined): string {
+	if (reportedCode) return reportedCode;
 	return CODE_BY_STATUS[status] ?? (status >= 500 ? 'internal_error' : `http_${status}`);
 }
 
@@ -71,7 +72,7 @@ function describeRateLimit(
 			`That is more than ${Math.round(handling.maxWaitMs / 1000)} s away, too long to wait for, so the node did not retry.`,
 		);
 	}
-	if (request.limits) parts.push(`Limits that apply here: ${request.limits}.`);
+	if (request.rateLimitsText) parts.push(`Limits that apply here: ${request.rateLimitsText}.`);
 	parts.push('Run the workflow less often, or spread the items over time.');
 	return { httpCode: '429', message: `Rate limit reached [${code}]${which}${resets}`, description: parts.join(' ') };
 }
@@ -85,12 +86,12 @@ export function describeFailure(
 	handling?: RateLimitHandling,
 	now: number = Date.now(),
 ): FailureDescription {
-	const sent = readErrorBody(body);
-	const code = codeFor(status, sent.code);
-	const said = sent.message ? `: ${sent.message}` : '';
+	const reported = readErrorBody(body);
+	const code = codeFor(status, reported.code);
+	const said = reported.message ? `: ${reported.message}` : '';
 	const httpCode = String(status);
 	const requiredScope =
-		typeof sent.fields.required_scope === 'string' ? sent.fields.required_scope : request.scope;
+		typeof reported.fields.required_scope === 'string' ? reported.fields.required_scope : request.scope;
 
 	if (code === 'auth_required') {
 		return {
@@ -119,10 +120,10 @@ export function describeFailure(
 	if (status === 404) {
 		return {
 			httpCode,
-			message: request.subject
-				? `The ${request.subject} was not found [${code}]`
+			message: request.addressedRecord
+				? `The ${request.addressedRecord} was not found [${code}]`
 				: `Nothing exists at ${pathOf(request.url) || request.path} [${code}]${said}`,
-			description: request.subject
+			description: request.addressedRecord
 				? `Check the ID, or pick it from the list; the record may have been deleted.`
 				: `Check the base URL in the "${profile.credentialName}" credential, including its version segment (e.g. /v1).`,
 		};
@@ -200,4 +201,30 @@ export function describeUnreadable(
 		message: `The ${profile.serviceName} answered ${request.method} ${pathOf(request.url) || request.path} with a body that is not valid JSON (${contentType})`,
 		description: `Check that the base URL in the "${profile.credentialName}" credential points at the API (not a web page or proxy), then try again.`,
 	};
+}
+
+/** A followed URL the origin rule refused (see `checkFollowedUrl`): nothing was sent. */
+export function describeRefusedUrl(profile: ServiceProfile, refused: RefusedUrl, baseUrl: string): FailureDescription {
+	const secret = profile.secretName ?? 'token';
+	return {
+		httpCode: 'foreign_url',
+		message: `Refused to send the ${secret} to ${refused.shownUrl}: it is outside the base URL of the "${profile.credentialName}" credential [foreign_url]`,
+		description: `A page link or page token pointed at ${refused.shownUrl}, and ${refused.reason}; the request was not sent. The ${secret} of the "${profile.credentialName}" credential only goes to addresses below ${baseUrl || 'its base URL'}. If the service has moved, change the base URL in the credential.`,
+	};
+}
+
+/**
+ * A NodeApiError that keeps this package's message: NodeApiError swaps any message that
+ * mentions a Node.js error code (ECONNREFUSED, …) for a generic one without the fix.
+ */
+export function serviceError(
+	node: INode,
+	errorResponse: JsonObject,
+	failure: FailureDescription,
+	itemIndex: number | undefined,
+): NodeApiError {
+	const error = new NodeApiError(node, errorResponse, { ...failure, itemIndex });
+	error.message = failure.message;
+	error.description = failure.description;
+	return error;
 }

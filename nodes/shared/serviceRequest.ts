@@ -1,80 +1,21 @@
+import { sleep, type IHttpRequestOptions, type IN8nHttpFullResponse } from 'n8n-workflow';
+
+import { checkFollowedUrl, joinUrl, readBaseUrl } from './baseUrl';
+import { readRateLimit, waitForResetMs } from './rateLimit';
 import {
-	NodeApiError,
-	sleep,
-	type INode,
-	type IDataObject,
-	type IExecuteFunctions,
-	type IHookFunctions,
-	type IHttpRequestMethods,
-	type IHttpRequestOptions,
-	type ILoadOptionsFunctions,
-	type IN8nHttpFullResponse,
-	type IPollFunctions,
-	type JsonObject,
-} from 'n8n-workflow';
-
-import { describeFailure, describeUnreachable, describeUnreadable, type FailureDescription } from './serviceErrors';
-import { readRateLimit, waitForResetMs, type RateLimitInfo } from './rateLimit';
-
-export type ServiceContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions | IHookFunctions;
-
-export interface ServiceProfile {
-	/** Shown in messages, e.g. "Performance Service". */
-	serviceName: string;
-	credentialType: string;
-	/** Display name of the credential, for fix hints. */
-	credentialName: string;
-	/** What the credential's secret is called in messages; "token" when not set. */
-	secretName?: string;
-}
-
-export interface ServiceRequest {
-	method: IHttpRequestMethods;
-	/** Path below the credential's base URL, IDs already encoded. Ignored when `url` is set. */
-	path: string;
-	/** Absolute URL, e.g. a pagination link the service returned. */
-	url?: string;
-	qs?: IDataObject;
-	body?: IDataObject;
-	itemIndex?: number;
-	/** Scope the request needs, named in the message when the token lacks it. */
-	scope?: string;
-	/** What a 404 refers to, e.g. `site "site_1"`. */
-	subject?: string;
-	/** The limits this request counts against, named when one is exceeded. */
-	limits?: string;
-}
-
-export interface ServiceResponse {
-	/** The URL the request went to, without its query string. */
-	url: string;
-	body: unknown;
-	headers: IDataObject;
-	statusCode: number;
-	rateLimit: RateLimitInfo;
-}
+	describeFailure,
+	describeRefusedUrl,
+	describeUnreachable,
+	describeUnreadable,
+	serviceError,
+} from './serviceErrors';
+import type { ServiceContext, ServiceProfile, ServiceRequest, ServiceResponse } from './serviceTypes';
 
 /** A 429 whose reset is at most this far away is waited for; a later one fails at once. */
 export const NEAR_RESET_MS = 65_000;
 export const MAX_RATE_LIMIT_RETRIES = 3;
 const REQUEST_TIMEOUT_MS = 60_000;
 const RESET_MARGIN_MS = 250;
-
-/**
- * A NodeApiError that keeps this package's message: NodeApiError swaps any message that
- * mentions a Node.js error code (ECONNREFUSED, …) for a generic one without the fix.
- */
-export function serviceError(
-	node: INode,
-	errorResponse: JsonObject,
-	failure: FailureDescription,
-	itemIndex: number | undefined,
-): NodeApiError {
-	const error = new NodeApiError(node, errorResponse, { ...failure, itemIndex });
-	error.message = failure.message;
-	error.description = failure.description;
-	return error;
-}
 
 /** Sleeps in short steps so that a cancelled execution stops waiting. */
 async function waitUnlessCancelled(ctx: ServiceContext, ms: number): Promise<void> {
@@ -85,9 +26,19 @@ async function waitUnlessCancelled(ctx: ServiceContext, ms: number): Promise<voi
 	}
 }
 
-export function joinUrl(baseUrl: unknown, path: string): string {
-	const base = typeof baseUrl === 'string' ? baseUrl.trim().replace(/\/+$/, '') : '';
-	return `${base}/${path.replace(/^\/+/, '')}`;
+/**
+ * The URL to send: the path below the base URL, or a followed URL when the origin rule allows
+ * it. A refused URL fails here, before anything is sent.
+ */
+async function targetUrl(ctx: ServiceContext, profile: ServiceProfile, request: ServiceRequest): Promise<string> {
+	const baseUrl = await readBaseUrl(ctx, profile);
+	if (request.url === undefined) return joinUrl(baseUrl, request.path);
+	const followed = checkFollowedUrl(request.url, baseUrl);
+	if (followed.refused) {
+		const failure = describeRefusedUrl(profile, followed.refused, baseUrl);
+		throw serviceError(ctx.getNode(), { code: failure.httpCode, url: followed.refused.shownUrl }, failure, request.itemIndex);
+	}
+	return followed.url;
 }
 
 async function send(
@@ -131,18 +82,18 @@ function parseBody(
 }
 
 /**
- * One request to a service through the credential's authentication. Only a 429 is retried
- * (after waiting for a near reset): any other failure may have been carried out by the service.
+ * The package's one request function: every request to either service, and every URL either
+ * service names, passes here. Goes through the credential's authentication; only a 429 is
+ * retried (after waiting for a near reset), since any other failure may have been carried out.
  */
 export async function requestService(
 	ctx: ServiceContext,
 	profile: ServiceProfile,
 	request: ServiceRequest,
 ): Promise<ServiceResponse> {
-	const credentials = await ctx.getCredentials(profile.credentialType);
 	const options: IHttpRequestOptions = {
 		method: request.method,
-		url: request.url ?? joinUrl(credentials.baseUrl, request.path),
+		url: await targetUrl(ctx, profile, request),
 		qs: request.qs,
 		// A query parameter given twice is sent twice (`tag=a&tag=b`), not as `tag[0]=a`.
 		arrayFormat: 'repeat',
@@ -157,10 +108,10 @@ export async function requestService(
 		options.headers = { ...options.headers, 'Content-Type': 'application/json' };
 	}
 
-	const sent: ServiceRequest = { ...request, url: options.url };
+	const requestAtUrl: ServiceRequest = { ...request, url: options.url };
 	for (let retries = 0; ; retries++) {
 		const response = await send(ctx, profile, options, request);
-		const rateLimit = readRateLimit(response.headers as Record<string, string>);
+		const rateLimit = readRateLimit(response.headers);
 		const status = response.statusCode;
 		if (status === 429 && retries < MAX_RATE_LIMIT_RETRIES) {
 			const waitMs = waitForResetMs(rateLimit, Date.now(), NEAR_RESET_MS);
@@ -172,12 +123,12 @@ export async function requestService(
 		if (status >= 400 || status < 200) {
 			const body = typeof response.body === 'string' ? response.body : '';
 			const handling = { retries, maxWaitMs: NEAR_RESET_MS };
-			const failure = describeFailure(profile, status, body, rateLimit, sent, handling);
+			const failure = describeFailure(profile, status, body, rateLimit, requestAtUrl, handling);
 			throw serviceError(ctx.getNode(), { status, body: body.slice(0, 2000) }, failure, request.itemIndex);
 		}
 		return {
 			url: options.url,
-			body: parseBody(ctx, profile, response, sent),
+			body: parseBody(ctx, profile, response, requestAtUrl),
 			headers: response.headers,
 			statusCode: status,
 			rateLimit,

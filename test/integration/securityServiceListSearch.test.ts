@@ -88,7 +88,9 @@ describe('Unresolved threat list (threat resolve)', () => {
 
 	it('refuses a token pointing at another host, so the key never leaves for it', async () => {
 		const token = JSON.stringify({ url: 'http://attacker.invalid/threats?page=2' });
-		await expect(search('searchUnresolvedThreats', undefined, token)).rejects.toThrow('The list could not be continued');
+		await expect(search('searchUnresolvedThreats', undefined, token)).rejects.toThrow(
+			'Refused to send the API key to http://attacker.invalid: it is outside the base URL of the "Security Service API" credential [foreign_url]',
+		);
 		expect(securityRequests()).toHaveLength(0);
 	});
 });

@@ -7,17 +7,18 @@ import {
 	describeResetTime,
 	describeUnreachable,
 	describeUnreadable,
+	serviceError,
 } from '../../nodes/shared/serviceErrors.ts';
-import { serviceError, type ServiceRequest } from '../../nodes/shared/serviceRequest.ts';
+import type { ServiceRequest } from '../../nodes/shared/serviceTypes.ts';
 
 const NOW = Date.parse('2025-03-01T12:00:00.000Z');
-const getSite: ServiceRequest = { method: 'GET', path: '/sites/site_9', scope: 'sites:read', subject: 'site "site_9"' };
+const getSite: ServiceRequest = { method: 'GET', path: '/sites/site_9', scope: 'sites:read', addressedRecord: 'site "site_9"' };
 const reoptimize: ServiceRequest = {
 	method: 'POST',
 	path: '/sites/site_1/reoptimize',
 	scope: 'audits:write',
-	subject: 'site "site_1"',
-	limits: '20 reoptimizations per hour for each site',
+	addressedRecord: 'site "site_1"',
+	rateLimitsText: '20 reoptimizations per hour for each site',
 };
 
 const envelope = (code: string, message: string, extra: object = {}): string =>
@@ -68,7 +69,7 @@ describe('describeFailure names the service code and the fix', () => {
 		expect(failure.description).toMatch(/Check the ID, or pick it from the list/);
 	});
 
-	it('a 404 without a subject points at the base URL', () => {
+	it('a 404 that addresses no record points at the base URL', () => {
 		const failure = describe_(404, envelope('not_found', 'No route'), { method: 'GET', path: '/system' });
 		expect(failure.message).toBe('Nothing exists at /system [not_found]: No route');
 		expect(failure.description).toMatch(/base URL .* version segment/);

@@ -1,24 +1,23 @@
-import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import { performanceList } from '../../shared/performanceTransport';
-import { recordContains, scalarText } from '../../shared/recordText';
+import { locatorListSearch } from '../../shared/locatorListSearch';
+import { PERFORMANCE_SCOPES, performanceListPage } from '../../shared/performanceTransport';
+import { recordContains, scalarText } from '../../shared/records';
+import type { ServiceRequest } from '../../shared/serviceTypes';
 
-function label(site: IDataObject): string {
-	const name = scalarText(site.name) || scalarText(site.id);
+function label(site: IDataObject, id: string): string {
+	const name = scalarText(site.name) || id;
 	const hostname = scalarText(site.hostname);
 	return hostname && hostname !== name ? `${name} (${hostname})` : name;
 }
 
-/** Sites for the "Site" list, filtered by name or hostname. The endpoint is not paginated. */
-export async function searchSites(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
-	const sites = await performanceList(
-		this,
-		{ method: 'GET', path: '/sites', scope: 'sites:read' },
-		{ plural: 'sites', returnAll: true, limit: 0 },
-	);
-	const results = sites
-		.filter((site) => scalarText(site.id) !== '' && recordContains(site, ['name', 'hostname'], filter))
-		.map((site) => ({ name: label(site), value: scalarText(site.id) }))
-		.sort((a, b) => a.name.localeCompare(b.name));
-	return { results };
-}
+/** Sites for the "Site" resource locator, searchable by name and hostname, sorted by name. */
+export const searchSites = locatorListSearch({
+	readPage: async (ctx, request: ServiceRequest, plural) =>
+		await performanceListPage(ctx, { ...request, scope: PERFORMANCE_SCOPES.sitesRead }, plural),
+	path: '/sites',
+	plural: 'sites',
+	accepts: (site, filter) => recordContains(site, ['name', 'hostname'], filter),
+	label,
+	sortByLabel: true,
+});

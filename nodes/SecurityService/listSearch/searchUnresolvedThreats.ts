@@ -1,7 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { recordContains, textOf } from '../../shared/recordText';
-import { locatorListSearch } from './searchListPages';
+import { locatorListSearch } from '../../shared/locatorListSearch';
+import { recordContains, textOf } from '../../shared/records';
+import { securityListPage } from '../../shared/securityTransport';
 
 const CLOSED_STATES = ['resolved', 'closed', 'fixed', 'dismissed', 'ignored'];
 
@@ -20,9 +21,11 @@ function label(threat: IDataObject, id: string): string {
 }
 
 /** Threats not yet resolved, for the "Threat" resource locator; searchable by title, type, severity, site and ID. */
-export const searchUnresolvedThreats = locatorListSearch(
-	{ path: '/threats', plural: 'threats' },
-	(threat, filter) =>
+export const searchUnresolvedThreats = locatorListSearch({
+	readPage: securityListPage,
+	path: '/threats',
+	plural: 'threats',
+	accepts: (threat, filter) =>
 		isUnresolved(threat) && recordContains(threat, ['title', 'name', 'type', 'severity', 'siteId', 'id'], filter),
 	label,
-);
+});

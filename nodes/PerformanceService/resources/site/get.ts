@@ -18,7 +18,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		path: `/sites/${site.segment}`,
 		itemIndex,
 		scope: 'sites:read',
-		subject: `site "${site.id}"`,
+		addressedRecord: `site "${site.id}"`,
 	});
 	const record = responseRecord(body, 'site');
 	return simplify ? simplifySite(record) : record;

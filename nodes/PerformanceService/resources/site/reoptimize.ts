@@ -1,6 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { PERFORMANCE_REQUEST_LIMIT, performanceRequest } from '../../../shared/performanceTransport';
+import {
+	PERFORMANCE_LIMITS,
+	PERFORMANCE_RATE_LIMITS_TEXT,
+	PERFORMANCE_SCOPES,
+	performanceRequest,
+} from '../../../shared/performanceTransport';
 import { responseRecord } from '../responseRecord';
 import { readSiteId, siteIdProperty } from './siteId';
 
@@ -17,9 +22,9 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		method: 'POST',
 		path: `/sites/${site.segment}/reoptimize`,
 		itemIndex,
-		scope: 'audits:write',
-		subject: `site "${site.id}"`,
-		limits: `20 reoptimizations per hour for each site, and ${PERFORMANCE_REQUEST_LIMIT}`,
+		scope: PERFORMANCE_SCOPES.auditsWrite,
+		addressedRecord: `site "${site.id}"`,
+		rateLimitsText: `${PERFORMANCE_LIMITS.reoptimizationsPerSitePerHour} reoptimizations per hour for each site, and ${PERFORMANCE_RATE_LIMITS_TEXT}`,
 	});
 	return { ...responseRecord(body, 'reoptimization'), siteId: site.id };
 }

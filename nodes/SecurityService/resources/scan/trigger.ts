@@ -27,7 +27,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		path: '/scans/trigger',
 		body,
 		itemIndex,
-		subject: `site "${siteId}"`,
+		addressedRecord: `site "${siteId}"`,
 	});
 	return unwrapRecord(response, 'scan', { siteId, triggered: true });
 }

@@ -23,7 +23,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		method: 'PATCH',
 		path: `/threats/${segment}/resolve`,
 		itemIndex,
-		subject: `threat "${threatId}"`,
+		addressedRecord: `threat "${threatId}"`,
 	});
 	return unwrapRecord(response, 'threat', { id: threatId, resolved: true });
 }

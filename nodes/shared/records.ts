@@ -1,5 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
+/** A JSON object: not null, not an array. */
+export function isRecord(value: unknown): value is IDataObject {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 /** A string or number as text; anything else as "". */
 export function scalarText(value: unknown): string {
 	return typeof value === 'string' || typeof value === 'number' ? String(value) : '';

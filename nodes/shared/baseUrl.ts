@@ -1,0 +1,93 @@
+import type { ServiceContext, ServiceProfile } from './serviceTypes';
+
+/**
+ * The credentials' base URL without surrounding blanks and trailing slashes. The credentials'
+ * test requests use `BASE_URL_EXPRESSION`, the same rule as an n8n expression.
+ */
+export function trimBaseUrl(value: unknown): string {
+	return typeof value === 'string' ? value.trim().replace(/\/+$/, '') : '';
+}
+
+/** `trimBaseUrl` as an n8n expression, for a credential's `test.request.baseURL`. */
+export const BASE_URL_EXPRESSION = '={{$credentials.baseUrl.trim().replace(/\\/+$/, "")}}';
+
+/** A path below a (trimmed) base URL: `https://api.example.com/v1` + `/sites`. */
+export function joinUrl(baseUrl: string, path: string): string {
+	return `${trimBaseUrl(baseUrl)}/${path.replace(/^\/+/, '')}`;
+}
+
+const baseUrls = new WeakMap<ServiceContext, Map<string, Promise<string>>>();
+
+/**
+ * The credential's trimmed base URL, read once per n8n context (one node run, one list search,
+ * one poll): every request and every followed link of that run is checked against it.
+ */
+export async function readBaseUrl(ctx: ServiceContext, profile: ServiceProfile): Promise<string> {
+	let byCredential = baseUrls.get(ctx);
+	if (!byCredential) {
+		byCredential = new Map();
+		baseUrls.set(ctx, byCredential);
+	}
+	let baseUrl = byCredential.get(profile.credentialType);
+	if (!baseUrl) {
+		baseUrl = ctx.getCredentials(profile.credentialType).then((credentials) => trimBaseUrl(credentials.baseUrl));
+		byCredential.set(profile.credentialType, baseUrl);
+	}
+	return await baseUrl;
+}
+
+/** Why a followed URL is not sent: `shownUrl` names where it points, never with user info. */
+export interface RefusedUrl {
+	shownUrl: string;
+	reason: string;
+}
+
+export type FollowedUrl = { url: string; refused?: undefined } | { url?: undefined; refused: RefusedUrl };
+
+function parseUrl(value: string, base?: string): URL | undefined {
+	try {
+		return new URL(value, base);
+	} catch {
+		return undefined;
+	}
+}
+
+/** A path whose decoded segments hold `.` or `..` (e.g. `%2e%2e`), or a backslash, could leave the base path on a server that decodes it. */
+function hidesDotSegments(pathname: string): boolean {
+	let decoded: string;
+	try {
+		decoded = decodeURIComponent(pathname);
+	} catch {
+		return true;
+	}
+	return decoded.includes('\\') || decoded.split('/').some((segment) => segment === '.' || segment === '..');
+}
+
+/**
+ * The origin rule: a URL this package follows that did not come from the credential (a `next`
+ * link, a `Link` header, a picker's page token) is sent only when it has the base URL's scheme,
+ * host and port, no user info, and a path at or below the base URL's path. A relative URL is
+ * read against the base URL. Returns the normalised URL to send, or why it is refused.
+ */
+export function checkFollowedUrl(link: string, baseUrl: string): FollowedUrl {
+	const base = parseUrl(trimBaseUrl(baseUrl));
+	if (!base || !/^https?:$/.test(base.protocol)) {
+		return { refused: { shownUrl: link.slice(0, 100), reason: 'the credential has no valid http(s) base URL' } };
+	}
+	const url = parseUrl(link, `${base.href.replace(/\/+$/, '')}/`);
+	if (!url) return { refused: { shownUrl: link.slice(0, 100), reason: 'it is not a valid URL' } };
+	const origin = `${url.protocol}//${url.host}`;
+	if (url.protocol !== base.protocol || url.host !== base.host) {
+		return { refused: { shownUrl: origin, reason: 'it is on another scheme, host or port' } };
+	}
+	if (url.username !== '' || url.password !== '') {
+		return { refused: { shownUrl: origin, reason: 'it carries a user name or password' } };
+	}
+	const basePath = base.pathname.replace(/\/+$/, '');
+	const belowBase = url.pathname === basePath || url.pathname.startsWith(`${basePath}/`);
+	if (!belowBase || hidesDotSegments(url.pathname)) {
+		return { refused: { shownUrl: `${origin}${url.pathname}`, reason: `its path is not below ${basePath || '/'}` } };
+	}
+	url.hash = '';
+	return { url: url.href };
+}

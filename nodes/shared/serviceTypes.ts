@@ -1,0 +1,53 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IHookFunctions,
+	IHttpRequestMethods,
+	ILoadOptionsFunctions,
+	IPollFunctions,
+} from 'n8n-workflow';
+
+import type { RateLimitInfo } from './rateLimit';
+
+/** The n8n contexts that send requests: nodes, list searches, polling triggers and webhook hooks. */
+export type ServiceContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions | IHookFunctions;
+
+/** Which service a request goes to, and how messages name it and its credential. */
+export interface ServiceProfile {
+	/** Shown in messages, e.g. "Performance Service". */
+	serviceName: string;
+	credentialType: string;
+	/** Display name of the credential, for fix hints. */
+	credentialName: string;
+	/** What the credential's secret is called in messages; "token" when not set. */
+	secretName?: string;
+}
+
+export interface ServiceRequest {
+	method: IHttpRequestMethods;
+	/** Path below the credential's base URL, IDs already encoded. Ignored when `url` is set. */
+	path: string;
+	/**
+	 * A URL the service gave (a pagination link, a picker's page token): sent only when it lies
+	 * below the credential's base URL (see `checkFollowedUrl`).
+	 */
+	url?: string;
+	qs?: IDataObject;
+	body?: IDataObject;
+	itemIndex?: number;
+	/** Scope the request needs, named in the message when the token lacks it. */
+	scope?: string;
+	/** The record the request addresses, e.g. `site "site_1"`: a 404 says this record was not found. */
+	addressedRecord?: string;
+	/** The rate limits this request counts against, in words, for the message of a 429. */
+	rateLimitsText?: string;
+}
+
+export interface ServiceResponse {
+	/** The URL the request went to (with the query string when it came from a followed link). */
+	url: string;
+	body: unknown;
+	headers: IDataObject;
+	statusCode: number;
+	rateLimit: RateLimitInfo;
+}

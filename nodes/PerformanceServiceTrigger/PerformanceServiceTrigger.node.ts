@@ -32,7 +32,11 @@ export class PerformanceServiceTrigger implements INodeType {
 			{
 				name: 'default',
 				httpMethod: 'POST',
+				// n8n answers an accepted delivery only after it has created the execution, with the
+				// `webhookResponse` the node returns: an empty `responseData` selects it (left out,
+				// n8n would send the text "firstEntryJson").
 				responseMode: 'onReceived',
+				responseData: '',
 				path: 'webhook',
 			},
 		],

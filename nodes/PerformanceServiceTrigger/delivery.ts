@@ -6,10 +6,10 @@ import {
 	TIMESTAMP_HEADER,
 	verifyDelivery,
 } from '../shared/webhookSignature';
-import { ALL_EVENTS } from './properties';
-import { reject, reply, type DeliveryResponse } from './reply';
-import { rememberDelivery } from './replayMemory';
+import { ALL_EVENTS, DEFAULT_DUPLICATE_WINDOW_HOURS } from './properties';
+import { accept, reject, reply, type DeliveryResponse } from './reply';
 import { readSigningSecrets } from './signingSecrets';
+import { claimEventStart } from './startOnce';
 
 /**
  * The service's events are a few kilobytes; a larger body is refused before the HMAC is computed,
@@ -26,23 +26,30 @@ interface DeliveryRequest {
 interface TriggerOptions {
 	timestampTolerance?: unknown;
 	includeDeliveryHeaders?: unknown;
+	duplicateWindowHours?: unknown;
 }
 
 interface Settings {
 	events: string[];
 	toleranceSeconds: number;
 	includeDeliveryHeaders: boolean;
+	duplicateWindowSeconds: number;
+}
+
+/** A non-negative number, else the fallback (never "off" by accident). */
+function nonNegative(value: unknown, fallback: number): number {
+	const number = Number(value ?? fallback);
+	return Number.isFinite(number) && number >= 0 ? number : fallback;
 }
 
 function readSettings(ctx: IWebhookFunctions): Settings {
 	const events = ctx.getNodeParameter('events', [ALL_EVENTS]) as unknown;
 	const options = ctx.getNodeParameter('options', {}) as TriggerOptions;
-	const tolerance = Number(options.timestampTolerance ?? DEFAULT_TOLERANCE_SECONDS);
 	return {
 		events: Array.isArray(events) ? events.map(String) : [String(events)],
-		// A tolerance that is not a number falls back to the default rather than to "off".
-		toleranceSeconds: Number.isFinite(tolerance) && tolerance >= 0 ? tolerance : DEFAULT_TOLERANCE_SECONDS,
+		toleranceSeconds: nonNegative(options.timestampTolerance, DEFAULT_TOLERANCE_SECONDS),
 		includeDeliveryHeaders: options.includeDeliveryHeaders === true,
+		duplicateWindowSeconds: nonNegative(options.duplicateWindowHours, DEFAULT_DUPLICATE_WINDOW_HOURS) * 3600,
 	};
 }
 
@@ -126,29 +133,27 @@ async function receive(ctx: IWebhookFunctions, res: DeliveryResponse): Promise<I
 	const body = parseJsonObject(rawBody);
 	if (!body) return reject(res, 'invalid_json');
 
-	const key = {
-		workflowId: ctx.getWorkflow().id ?? '',
-		nodeId: ctx.getNode().id,
-		timestamp: timestamp ?? '',
-		signature: signature ?? '',
-	};
-	if (!rememberDelivery(key, verification.timestampMs, settings.toleranceSeconds, receivedAt.getTime())) {
-		return reply(res, 200, { received: true, duplicate: true });
-	}
 	if (!isSelected(settings.events, eventTypeOf(body))) {
 		return reply(res, 200, { received: true, ignored: 'event_not_selected' });
 	}
+	const isNew = await claimEventStart(ctx, {
+		body,
+		rawBody,
+		windowSeconds: settings.duplicateWindowSeconds,
+		receivedAtMs: receivedAt.getTime(),
+	});
+	if (!isNew) return reply(res, 200, { received: true, duplicate: true });
 
 	const json = settings.includeDeliveryHeaders
 		? withDelivery(body, headers, receivedAt, verification.secretIndex)
 		: body;
-	return reply(res, 200, { received: true }, [[{ json }]]);
+	return accept(json);
 }
 
 /**
- * Handles one delivery. Every outcome is answered here, before any workflow runs (the service
- * pauses an endpoint after 30 non-2xx answers in a row, and must never wait on a workflow);
- * only a verified, new delivery of a selected event type returns workflow data.
+ * Handles one delivery. Rejections, duplicates and unselected events are answered here at once
+ * and start nothing. A verified delivery of a new, selected event returns workflow data and is
+ * answered by n8n only once it has created the execution: a 2xx means the event is recorded.
  */
 export async function handleDelivery(ctx: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const res = ctx.getResponseObject() as DeliveryResponse;

@@ -4,6 +4,9 @@ import { DEFAULT_TOLERANCE_SECONDS } from '../shared/webhookSignature';
 
 export const ALL_EVENTS = '*';
 
+/** Long enough for the service's 5 attempts with backoff. */
+export const DEFAULT_DUPLICATE_WINDOW_HOURS = 24;
+
 export const triggerProperties: INodeProperties[] = [
 	{
 		displayName:
@@ -45,6 +48,15 @@ export const triggerProperties: INodeProperties[] = [
 		placeholder: 'Add Option',
 		default: {},
 		options: [
+			{
+				displayName: 'Duplicate Window (Hours)',
+				name: 'duplicateWindowHours',
+				type: 'number',
+				typeOptions: { minValue: 0, maxValue: 720 },
+				default: DEFAULT_DUPLICATE_WINDOW_HOURS,
+				description:
+					'A verified delivery of an event that already started this workflow within this many hours (same body "id", or the same body where there is none) is answered 200 as a duplicate and starts nothing. The default covers all 5 attempts of the service\'s retries. 0 turns the check off.',
+			},
 			{
 				displayName: 'Include Delivery Headers',
 				name: 'includeDeliveryHeaders',

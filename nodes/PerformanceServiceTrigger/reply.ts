@@ -44,23 +44,30 @@ export const REJECTIONS: Record<Rejection, { status: number; message: string }> 
 	internal_error: { status: 500, message: 'The delivery could not be processed.' },
 };
 
-/** Answers the request now, before any workflow runs, and tells n8n not to answer it again. */
-export function reply(
-	res: DeliveryResponse,
-	status: number,
-	body: IDataObject,
-	workflowData?: IWebhookResponseData['workflowData'],
-): IWebhookResponseData {
+/** Answers the request now, and tells n8n that it is answered and that no workflow starts. */
+export function reply(res: DeliveryResponse, status: number, body: IDataObject): IWebhookResponseData {
 	if (!res.headersSent) {
 		res.statusCode = status;
 		res.setHeader('Content-Type', 'application/json; charset=utf-8');
 		res.setHeader('Cache-Control', 'no-store');
 		res.end(JSON.stringify(body));
 	}
-	return workflowData ? { noWebhookResponse: true, workflowData } : { noWebhookResponse: true };
+	return { noWebhookResponse: true };
 }
 
 export function reject(res: DeliveryResponse, reason: Rejection): IWebhookResponseData {
 	const { status, message } = REJECTIONS[reason];
 	return reply(res, status, { error: reason, message });
+}
+
+/** What n8n answers an accepted delivery with (see the webhook description's `responseData`). */
+export const ACCEPTED_ANSWER: IDataObject = { received: true };
+
+/**
+ * Starts the workflow with one item, leaving the answer to n8n: with the response mode
+ * "onReceived", n8n sends `webhookResponse` with status 200 once it has created the execution,
+ * so a 2xx always means the delivery is recorded.
+ */
+export function accept(json: IDataObject): IWebhookResponseData {
+	return { workflowData: [[{ json }]], webhookResponse: ACCEPTED_ANSWER };
 }

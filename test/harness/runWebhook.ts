@@ -6,6 +6,7 @@ import { HookContext, WebhookContext } from 'n8n-core';
 import {
 	NodeHelpers,
 	Workflow,
+	type IDataObject,
 	type INode,
 	type INodeType,
 	type IWebhookData,
@@ -22,12 +23,21 @@ import { buildAdditionalData, runWorkflow, type Credentials, type TestWorkflow, 
 /** The workflow id n8n would have; runWorkflow uses the same one. */
 const WORKFLOW_ID = 'test-workflow';
 
+/** The workflow's static data as n8n's database holds it between webhook calls. */
+export interface StaticDataStore {
+	saved: IDataObject;
+}
+
 export interface WebhookSetup {
 	/** The workflow; its first node is the webhook trigger. */
 	workflow: TestWorkflow;
 	credentials: Credentials;
 	/** `webhook` for the production URL (default), `manual` for the test URL. */
 	mode?: WorkflowExecuteMode;
+	/** Static data loaded before and saved after every call; a listener makes its own when left out. */
+	staticData?: StaticDataStore;
+	/** Stands in for the time n8n takes to create an execution before it answers "on received". */
+	recordExecution?: () => Promise<void>;
 }
 
 function triggerOf(setup: WebhookSetup): INode {
@@ -37,8 +47,9 @@ function triggerOf(setup: WebhookSetup): INode {
 }
 
 function workflowOf(types: PackageTypes, setup: WebhookSetup): Workflow {
-	// Like n8n, the Workflow constructor fills in parameter defaults.
+	// Like n8n, the Workflow constructor fills in parameter defaults; static data comes from the "database".
 	return new Workflow({
+		staticData: setup.staticData ? structuredClone(setup.staticData.saved) : undefined,
 		id: WORKFLOW_ID,
 		name: 'Test workflow',
 		nodes: setup.workflow.nodes.map((node) => ({ ...node, parameters: { ...node.parameters } })),
@@ -94,6 +105,25 @@ async function loadTrigger(setup: WebhookSetup): Promise<LoadedTrigger> {
 	return { types, mode: setup.mode ?? 'webhook', workflow, trigger, nodeType: requireNodeType(types, trigger) };
 }
 
+interface Invocation {
+	result: IWebhookResponseData;
+	workflow: Workflow;
+	responseData: unknown;
+}
+
+async function invokeWebhook(setup: WebhookSetup, req: IncomingMessage, res: ServerResponse): Promise<Invocation> {
+	const { types, mode, workflow, trigger, nodeType } = await loadTrigger(setup);
+	if (!nodeType.webhook) throw new Error(`${trigger.type} has no webhook method`);
+
+	const additionalData = buildAdditionalData(types, setup.credentials);
+	additionalData.httpRequest = req as IWorkflowExecuteAdditionalData['httpRequest'];
+	additionalData.httpResponse = res as IWorkflowExecuteAdditionalData['httpResponse'];
+	const webhookData = webhookDataOf(types, trigger, additionalData, mode);
+	const context = new WebhookContext(workflow, trigger, additionalData, mode, webhookData, [], null);
+	const result = await nodeType.webhook.call(context);
+	return { result, workflow, responseData: webhookData.webhookDescription.responseData };
+}
+
 /**
  * Calls the trigger's `webhook()` through n8n-core's WebhookContext, as n8n's webhook handler
  * does: `req` and `res` are the real request and response, `req.rawBody` already read.
@@ -103,15 +133,7 @@ export async function callWebhook(
 	req: IncomingMessage,
 	res: ServerResponse,
 ): Promise<IWebhookResponseData> {
-	const { types, mode, workflow, trigger, nodeType } = await loadTrigger(setup);
-	if (!nodeType.webhook) throw new Error(`${trigger.type} has no webhook method`);
-
-	const additionalData = buildAdditionalData(types, setup.credentials);
-	additionalData.httpRequest = req as IWorkflowExecuteAdditionalData['httpRequest'];
-	additionalData.httpResponse = res as IWorkflowExecuteAdditionalData['httpResponse'];
-	const webhookData = webhookDataOf(types, trigger, additionalData, mode);
-	const context = new WebhookContext(workflow, trigger, additionalData, mode, webhookData, [], null);
-	return await nodeType.webhook.call(context);
+	return (await invokeWebhook(setup, req, res)).result;
 }
 
 export type WebhookMethod = 'checkExists' | 'create' | 'delete';
@@ -139,8 +161,10 @@ export async function activateWebhook(setup: WebhookSetup): Promise<void> {
 export interface WebhookCall {
 	/** Status of the answer the caller got. */
 	status: number;
-	/** Whether the answer had been sent in full when `webhook()` returned, before any workflow ran. */
-	answeredBeforeReturn: boolean;
+	/** Whether the node answered the request itself before `webhook()` returned. */
+	answeredByNode: boolean;
+	/** Whether n8n had recorded an execution for the delivery when the answer was sent. */
+	executionRecordedBeforeAnswer: boolean;
 	rawBody: Buffer;
 	result?: IWebhookResponseData;
 	/** The workflow run the delivery started, when the trigger returned workflow data. */
@@ -152,6 +176,10 @@ export interface WebhookListener {
 	/** Where to deliver: a production-style webhook URL on 127.0.0.1. */
 	url: string;
 	calls: WebhookCall[];
+	/** The workflow's static data as saved after the last call (shared with `setup.staticData`). */
+	staticData: StaticDataStore;
+	/** Requests whose body has been read, answered or not. */
+	received(): number;
 	/** Calls that started a workflow. */
 	runs(): WorkflowRun[];
 	waitForCalls(count: number, timeoutMs?: number): Promise<WebhookCall[]>;
@@ -192,23 +220,62 @@ function parseLikeN8n(req: IncomingMessage, rawBody: Buffer): boolean {
 	}
 }
 
-async function handle(setup: WebhookSetup, req: IncomingMessage, res: ServerResponse): Promise<WebhookCall> {
+/** Saves the static data if the call changed it, as n8n does before it answers. */
+function saveStaticData(store: StaticDataStore, workflow: Workflow): void {
+	if (workflow.staticData.__dataChanged !== true) return;
+	store.saved = JSON.parse(JSON.stringify(workflow.staticData)) as IDataObject;
+	workflow.staticData.__dataChanged = false;
+}
+
+/** n8n's answer in response mode "onReceived" (webhook-on-received-response-extractor.ts). */
+function onReceivedAnswer(responseData: unknown, result: IWebhookResponseData): unknown {
+	// n8n evaluates `responseData` with the default "firstEntryJson"; expressions are not emulated.
+	const evaluated = responseData === undefined ? 'firstEntryJson' : responseData;
+	if (typeof evaluated === 'string' && evaluated.startsWith('=')) throw new Error('responseData expressions are not emulated');
+	if (evaluated === 'noData') return undefined;
+	if (evaluated) return evaluated;
+	return result.webhookResponse !== undefined ? result.webhookResponse : { message: 'Workflow was started' };
+}
+
+/**
+ * What n8n's webhook helper does with the node's result (packages/cli webhook-helpers.ts,
+ * executeWebhook): a node that answered itself gets no second answer; without workflow data
+ * n8n answers at once; with workflow data in mode "onReceived", n8n creates the execution,
+ * saves the static data and only then answers.
+ */
+async function handle(setup: WebhookSetup, store: StaticDataStore, req: IncomingMessage, res: ServerResponse): Promise<WebhookCall> {
 	const rawBody = await readBody(req);
 	if (!parseLikeN8n(req, rawBody)) {
 		answer(res, 422, { code: 422, message: 'Failed to parse request body' });
-		return { status: 422, answeredBeforeReturn: true, rawBody };
+		return { status: 422, answeredByNode: false, executionRecordedBeforeAnswer: false, rawBody };
 	}
-	let result: IWebhookResponseData;
+	let invocation: Invocation;
 	try {
-		result = await callWebhook(setup, req, res);
+		invocation = await invokeWebhook({ ...setup, staticData: store }, req, res);
 	} catch (error) {
 		answer(res, 500, { message: 'Workflow Webhook Error: Workflow could not be started!' });
-		return { status: 500, answeredBeforeReturn: false, rawBody, error };
+		return { status: 500, answeredByNode: false, executionRecordedBeforeAnswer: false, rawBody, error };
 	}
-	const answeredBeforeReturn = res.writableEnded;
-	// Like n8n for responseMode "onReceived" when the node did not answer itself.
-	if (result.noWebhookResponse !== true) answer(res, 200, { message: 'Webhook call received' });
-	const call: WebhookCall = { status: res.statusCode, answeredBeforeReturn, rawBody, result };
+	const { result, workflow } = invocation;
+	const answeredByNode = res.writableEnded;
+	const call: WebhookCall = { status: 0, answeredByNode, executionRecordedBeforeAnswer: false, rawBody, result };
+	if (result.noWebhookResponse === true || !result.workflowData) {
+		saveStaticData(store, workflow);
+		if (result.noWebhookResponse !== true) {
+			answer(res, 200, result.webhookResponse !== undefined ? result.webhookResponse : { message: 'Webhook call received' });
+		}
+	} else {
+		// The execution is created (n8n's WorkflowRunner.run) before the static data is saved and the answer sent.
+		await setup.recordExecution?.();
+		call.executionRecordedBeforeAnswer = true;
+		saveStaticData(store, workflow);
+		const body = onReceivedAnswer(invocation.responseData, result);
+		if (!res.headersSent) {
+			res.writeHead(200, { 'content-type': 'application/json' });
+			res.end(body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body));
+		}
+	}
+	call.status = res.statusCode;
 	if (result.workflowData) {
 		call.run = await runWorkflow(setup.workflow, {
 			credentials: setup.credentials,
@@ -225,12 +292,15 @@ async function handle(setup: WebhookSetup, req: IncomingMessage, res: ServerResp
  */
 export async function startWebhookListener(setup: WebhookSetup): Promise<WebhookListener> {
 	const calls: WebhookCall[] = [];
+	const staticData = setup.staticData ?? { saved: {} };
 	const changes = new EventEmitter();
+	let received = 0;
 	const server: Server = createServer((req, res) => {
-		void handle(setup, req, res)
+		req.once('end', () => (received += 1));
+		void handle(setup, staticData, req, res)
 			.catch((error: unknown): WebhookCall => {
 				answer(res, 500, { message: 'Test listener failed' });
-				return { status: 500, answeredBeforeReturn: false, rawBody: Buffer.alloc(0), error };
+				return { status: 500, answeredByNode: false, executionRecordedBeforeAnswer: false, rawBody: Buffer.alloc(0), error };
 			})
 			.then((call) => {
 				calls.push(call);
@@ -244,6 +314,8 @@ export async function startWebhookListener(setup: WebhookSetup): Promise<Webhook
 	return {
 		url: `http://127.0.0.1:${port}/webhook/${trigger.webhookId ?? trigger.id}/webhook`,
 		calls,
+		staticData,
+		received: () => received,
 		runs: () => calls.flatMap((call) => (call.run ? [call.run] : [])),
 		waitForCalls(count, timeoutMs = 10_000) {
 			return new Promise((resolve, reject) => {

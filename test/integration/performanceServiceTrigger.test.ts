@@ -58,7 +58,8 @@ describe('Performance Service Trigger: accepted deliveries', () => {
 		expect(answer).toEqual({ status: 200, body: { received: true } });
 
 		const [call] = await listener.waitForCalls(1);
-		expect(call.answeredBeforeReturn).toBe(true);
+		// Answered by n8n, not by the node, once the execution was recorded.
+		expect(call).toMatchObject({ answeredByNode: false, executionRecordedBeforeAnswer: true });
 		expect(call.run?.run.status).toBe('success');
 		expect(startedItems(listener)).toEqual([JSON.parse(body)]);
 	});
@@ -252,11 +253,14 @@ describe('Performance Service Trigger: replay window', () => {
 		expect(first).toEqual({ status: 200, body: { received: true } });
 		expect(replay).toEqual({ status: 200, body: { received: true, duplicate: true } });
 		await listener.waitForCalls(2);
+		expect(listener.calls[1]).toMatchObject({ answeredByNode: true, executionRecordedBeforeAnswer: false });
 		expect(listener.runs()).toHaveLength(1);
 
-		// A retry by the service is signed afresh: a new timestamp is a new delivery.
+		// A retry by the service is signed afresh: a new timestamp, the same event.
 		const retry = await postDelivery(listener.url, { body, secret: SECRET, timestamp: epochMillis() });
-		expect(retry).toEqual({ status: 200, body: { received: true } });
+		expect(retry).toEqual({ status: 200, body: { received: true, duplicate: true } });
+		await listener.waitForCalls(3);
+		expect(listener.runs()).toHaveLength(1);
 	});
 
 	it('does not remember rejected deliveries', async () => {

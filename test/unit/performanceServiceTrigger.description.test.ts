@@ -22,8 +22,9 @@ describe('Performance Service Trigger description', () => {
 	it('is a POST webhook trigger that answers by itself and is no AI tool', () => {
 		expect(description).toMatchObject({ name: 'performanceServiceTrigger', group: ['trigger'], inputs: [] });
 		expect(description.usableAsTool).toBeUndefined();
+		// n8n answers accepted deliveries with the node's webhookResponse once the execution exists.
 		expect(description.webhooks).toEqual([
-			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' },
+			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', responseData: '', path: 'webhook' },
 		]);
 		expect(description.credentials).toEqual([{ name: 'performanceServiceApi', required: true }]);
 	});
@@ -36,11 +37,12 @@ describe('Performance Service Trigger description', () => {
 		);
 	});
 
-	it('keeps the public option names and the 300 s default tolerance', () => {
+	it('keeps the public option names, the 300 s default tolerance and the 24 h duplicate window', () => {
 		const options = description.properties.find((property) => property.name === 'options');
 		const names = options?.options?.map((option) => ('name' in option ? option.name : undefined));
-		expect(names).toEqual(['includeDeliveryHeaders', 'timestampTolerance']);
+		expect(names).toEqual(['duplicateWindowHours', 'includeDeliveryHeaders', 'timestampTolerance']);
 		expect(options?.options?.find((option) => option.name === 'timestampTolerance')).toMatchObject({ default: 300 });
+		expect(options?.options?.find((option) => option.name === 'duplicateWindowHours')).toMatchObject({ default: 24 });
 	});
 
 	it('has an output schema per event type, and a combined one covering all of them', () => {

@@ -1,0 +1,60 @@
+import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
+
+import { eventDigest, nodeEvents, readStored, STATIC_DATA_FIELD } from './startedEvents';
+
+/** The parts of n8n's response object (a Node.js ServerResponse) that tell how a delivery was answered. */
+interface AnsweredResponse {
+	statusCode: number;
+	once?: (event: 'finish' | 'close', listener: () => void) => unknown;
+}
+
+export interface StartOnceOptions {
+	body: IDataObject;
+	rawBody: Buffer;
+	/** How long a started event is remembered; 0 turns the check off. */
+	windowSeconds: number;
+	receivedAtMs: number;
+}
+
+/**
+ * Whether a verified delivery of a selected event may start the workflow: `false` when this
+ * trigger node already started a workflow for the same event within the window (in this process,
+ * in another one, or before a restart). When it returns `true`, the event is written into the
+ * static data n8n saves before it answers, and remembered here once n8n's answer is a 2xx.
+ */
+export async function claimEventStart(ctx: IWebhookFunctions, options: StartOnceOptions): Promise<boolean> {
+	const staticData = ctx.getWorkflowStaticData('node');
+	if (options.windowSeconds <= 0) {
+		if (staticData[STATIC_DATA_FIELD] !== undefined) delete staticData[STATIC_DATA_FIELD];
+		return true;
+	}
+	// Test runs from the editor always start: a delivery sent to the Test URL is one the user asked for.
+	if (ctx.getMode() === 'manual') return true;
+
+	const now = Math.floor(options.receivedAtMs / 1000);
+	const since = now - options.windowSeconds;
+	const stored = readStored(staticData);
+	const events = nodeEvents(ctx.getWorkflow().id ?? '', ctx.getNode().id);
+	events.absorb(stored);
+	events.prune(since);
+
+	const digest = eventDigest(options.body, options.rawBody);
+	const claim = await events.claim(digest, since);
+	if (!claim) {
+		// Put back what this process knows and the database lost to a concurrent save.
+		if (events.countSince(since) > [...stored.values()].filter((at) => at > since).length) {
+			staticData[STATIC_DATA_FIELD] = events.snapshot(since);
+		}
+		return false;
+	}
+
+	staticData[STATIC_DATA_FIELD] = events.snapshot(since, [digest, now]);
+	const res = ctx.getResponseObject() as unknown as AnsweredResponse;
+	if (typeof res.once !== 'function') {
+		events.settle(digest, claim, true, now);
+		return true;
+	}
+	res.once('finish', () => events.settle(digest, claim, res.statusCode >= 200 && res.statusCode < 300, now));
+	res.once('close', () => events.settle(digest, claim, false, now));
+	return true;
+}

@@ -161,6 +161,11 @@ export class N8nClient {
 		await this.api('POST', `/workflows/${id}/publish`);
 	}
 
+	/** n8n 1.x's activation (2.x publishes instead). */
+	async activateWorkflow(id: string): Promise<void> {
+		await this.api('POST', `/workflows/${id}/activate`);
+	}
+
 	async executions(workflowId: string): Promise<ExecutionSummary[]> {
 		const page = await this.api<{ data: ExecutionSummary[] }>(
 			'GET',

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import os from 'node:os';
 import path from 'node:path';
 
-import { npmCommand } from './install.ts';
+import { runNpm } from './install.ts';
 import { PACKAGE_NAME, PACKAGE_ROOT } from './paths.ts';
 import { runCommand } from './processes.ts';
 
@@ -19,8 +19,7 @@ function readJson(file: string): PackageJson {
 }
 
 async function npm(args: string[], cwd: string): Promise<string> {
-	const [command, fullArgs] = npmCommand(args);
-	return (await runCommand(command, fullArgs, { cwd, env: process.env })).stdout;
+	return (await runNpm(args, cwd)).stdout;
 }
 
 /** `npm pack` of the built package (dist/ must exist); returns the tarball's path. */
@@ -35,9 +34,9 @@ export async function packPackage(destination: string): Promise<string> {
  * Installs the package into `<userFolder>/.n8n/nodes` the way n8n's own community-package
  * install does (packages/cli community-packages.service downloadPackage): unpack into
  * node_modules/<name>, drop dev/peer/optional dependencies, `npm install` inside it with n8n's
- * flags, and record the dependency in the folder's package.json.
+ * flags, and record the dependency in the folder's package.json. Returns npm's output of that install.
  */
-export async function installCommunityPackage(userFolder: string): Promise<void> {
+export async function installCommunityPackage(userFolder: string, options: { nodeBinary?: string } = {}): Promise<string> {
 	const nodesDir = path.join(userFolder, '.n8n', 'nodes');
 	const packageDir = path.join(nodesDir, 'node_modules', PACKAGE_NAME);
 	const scratch = mkdtempSync(path.join(os.tmpdir(), 'n8n-pack-'));
@@ -51,7 +50,8 @@ export async function installCommunityPackage(userFolder: string): Promise<void>
 		const manifest = readJson(manifestPath);
 		for (const kind of ['devDependencies', 'peerDependencies', 'optionalDependencies'] as const) delete manifest[kind];
 		writeFileSync(manifestPath, JSON.stringify(manifest, null, 2));
-		await npm(
+		// On the Node n8n runs on: npm warns there (EBADENGINE) when the package's engines exclude it.
+		const install = await runNpm(
 			[
 				'install',
 				'--audit=false',
@@ -62,11 +62,13 @@ export async function installCommunityPackage(userFolder: string): Promise<void>
 				'--package-lock=false',
 			],
 			packageDir,
+			options.nodeBinary,
 		);
 		writeFileSync(
 			path.join(nodesDir, 'package.json'),
 			JSON.stringify({ name: 'installed-nodes', private: true, dependencies: { [PACKAGE_NAME]: manifest.version } }, null, 2),
 		);
+		return `${install.stdout}${install.stderr}`;
 	} finally {
 		rmSync(scratch, { recursive: true, force: true });
 	}

@@ -35,9 +35,21 @@ const OFFLINE_ENV = {
 
 export interface N8nOptions {
 	installDir: string;
-	/** Holds `.n8n/` (database, settings, community nodes) and n8n.log. */
+	/** Holds `.n8n/` (database, settings, community nodes) and the log file. */
 	userFolder: string;
 	port: number;
+	/** The n8n command: `start` (default), or in queue mode `worker` or `webhook`. */
+	command?: 'start' | 'worker' | 'webhook';
+	/** Settings added to (and overriding) the offline defaults, e.g. the queue-mode database and Redis. */
+	env?: Record<string, string>;
+	/** Processes of one queue-mode installation share one key; random when left out. */
+	encryptionKey?: string;
+	/** The Node that runs n8n (n8n 1.x runs on Node 22); the current one when left out. */
+	nodeBinary?: string;
+	/** Log file name inside the user folder; default n8n.log (one per process when they share a folder). */
+	logName?: string;
+	/** The readiness probe's URL; default `<origin>/healthz/readiness`. */
+	readinessUrl?: string;
 }
 
 export interface N8nInstance {
@@ -63,6 +75,7 @@ function n8nEnv(options: N8nOptions, encryptionKey: string, brokerPort: number):
 		N8N_ENCRYPTION_KEY: encryptionKey,
 		N8N_RUNNERS_BROKER_PORT: String(brokerPort),
 		N8N_LOG_OUTPUT: 'console',
+		...options.env,
 	};
 }
 
@@ -89,8 +102,8 @@ async function stopChild(child: ChildProcess): Promise<void> {
 	signalGroup(child, 'SIGKILL');
 }
 
-async function isReady(origin: string): Promise<true | undefined> {
-	const response = await fetch(`${origin}/healthz/readiness`);
+async function isReady(url: string): Promise<true | undefined> {
+	const response = await fetch(url);
 	return response.ok ? true : undefined;
 }
 
@@ -100,13 +113,15 @@ async function isReady(origin: string): Promise<true | undefined> {
  */
 export async function startN8n(options: N8nOptions): Promise<N8nInstance> {
 	mkdirSync(options.userFolder, { recursive: true });
-	const logFile = path.join(options.userFolder, 'n8n.log');
+	const logFile = path.join(options.userFolder, options.logName ?? 'n8n.log');
 	const log = createWriteStream(logFile, { flags: 'a' });
-	const encryptionKey = randomBytes(24).toString('hex');
+	const encryptionKey = options.encryptionKey ?? randomBytes(24).toString('hex');
 	const env = n8nEnv(options, encryptionKey, await freePort());
 	const origin = `http://127.0.0.1:${options.port}`;
+	const nodeBinary = options.nodeBinary ?? process.execPath;
+	const command = options.command ?? 'start';
 
-	const child = spawn(process.execPath, [n8nBin(options.installDir), 'start'], {
+	const child = spawn(nodeBinary, [n8nBin(options.installDir), command], {
 		cwd: options.userFolder,
 		env,
 		detached: true,
@@ -129,10 +144,11 @@ export async function startN8n(options: N8nOptions): Promise<N8nInstance> {
 	};
 
 	const died = exited(child).then(() => {
-		throw new Error(`n8n exited during start-up (code ${child.exitCode}):\n${logTail()}`);
+		throw new Error(`n8n ${command} exited during start-up (code ${child.exitCode}):\n${logTail()}`);
 	});
+	const readinessUrl = options.readinessUrl ?? `${origin}/healthz/readiness`;
 	try {
-		await Promise.race([waitFor('n8n to become ready', () => isReady(origin), { timeoutMs: BOOT_TIMEOUT_MS }), died]);
+		await Promise.race([waitFor(`n8n ${command} to become ready`, () => isReady(readinessUrl), { timeoutMs: BOOT_TIMEOUT_MS }), died]);
 	} catch (error) {
 		await stop();
 		throw error;
@@ -141,7 +157,7 @@ export async function startN8n(options: N8nOptions): Promise<N8nInstance> {
 
 	const cli = async (args: string[]): Promise<string> => {
 		const cliEnv = { ...env, N8N_RUNNERS_BROKER_PORT: String(await freePort()), N8N_PORT: String(await freePort()) };
-		const result = await runCommand(process.execPath, [n8nBin(options.installDir), ...args], {
+		const result = await runCommand(nodeBinary, [n8nBin(options.installDir), ...args], {
 			cwd: options.userFolder,
 			env: cliEnv,
 		});

@@ -1,0 +1,114 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { startSandbox } from '../sandbox/index.ts';
+import type { Sandbox } from '../sandbox/index.ts';
+import { N8nClient } from '../n8n/client.ts';
+import type { StoredWorkflow } from '../n8n/client.ts';
+import { installCommunityPackage } from '../n8n/communityPackage.ts';
+import { PERFORMANCE_TRIGGER, SECURITY_TRIGGER } from '../n8n/examples.ts';
+import { postDelivery, signedDelivery, tampered } from '../n8n/deliveries.ts';
+import { ensureN8nRuntime } from '../n8n/install.ts';
+import type { N8nRuntime } from '../n8n/install.ts';
+import { startN8n } from '../n8n/instance.ts';
+import type { N8nInstance } from '../n8n/instance.ts';
+import { N8N1_NODE_VERSION, N8N1_VERSION, PACKAGE_NAME } from '../n8n/paths.ts';
+import { freePort, runCommand } from '../n8n/processes.ts';
+import { deliveredEventIds, runActionNodes, runPollerOnce, waitForEventExecution } from '../n8n/realChecks.ts';
+import { createSandboxCredentials, DEMO_OWNER } from '../n8n/stack.ts';
+import { actionNodesWorkflow, deliveryTriggerWorkflow, threatPollerWorkflow } from '../n8n/testWorkflows.ts';
+import { nodeDescription, performanceTriggerNode, productionWebhookUrl, waitForWebhook } from '../n8n/webhooks.ts';
+
+/** The same tarball in the newest n8n 1.x, on the Node release it declares, with the sandbox as the service. */
+
+let runtime: N8nRuntime;
+let sandbox: Sandbox;
+let userFolder: string;
+let n8n: N8nInstance;
+let client: N8nClient;
+let installOutput: string;
+let actions: StoredWorkflow & { path: string };
+let trigger: StoredWorkflow;
+let triggerUrl: string;
+let poller: StoredWorkflow;
+let pollerActivatedAt: number;
+
+beforeAll(async () => {
+	runtime = await ensureN8nRuntime(N8N1_VERSION);
+	sandbox = await startSandbox({ quiet: true, port: await freePort() });
+	userFolder = mkdtempSync(path.join(os.tmpdir(), 'n8n1-e2e-'));
+	installOutput = await installCommunityPackage(userFolder, { nodeBinary: runtime.nodeBinary });
+	n8n = await startN8n({ installDir: runtime.installDir, nodeBinary: runtime.nodeBinary, userFolder, port: await freePort() });
+	client = await N8nClient.setupOwner(n8n.origin, DEMO_OWNER);
+	// n8n 1.x's public API schema requires this field in every credential it creates.
+	const credentialIds = await createSandboxCredentials(client, sandbox, { allowedHttpRequestDomains: 'all' });
+
+	poller = await client.createWorkflow(threatPollerWorkflow(credentialIds));
+	await client.activateWorkflow(poller.id);
+	pollerActivatedAt = Date.now();
+	const definition = actionNodesWorkflow(credentialIds);
+	actions = { ...(await client.createWorkflow(definition)), path: definition.path };
+	await client.activateWorkflow(actions.id);
+	trigger = await client.createWorkflow(deliveryTriggerWorkflow(credentialIds));
+	await client.activateWorkflow(trigger.id);
+	triggerUrl = productionWebhookUrl(n8n.origin, performanceTriggerNode(trigger), await nodeDescription(client, PERFORMANCE_TRIGGER));
+	await waitForWebhook(triggerUrl);
+}, 1_200_000);
+
+afterAll(async () => {
+	await n8n?.stop();
+	await sandbox?.close();
+	if (userFolder) rmSync(userFolder, { recursive: true, force: true });
+}, 120_000);
+
+describe(`n8n ${N8N1_VERSION} on Node ${N8N1_NODE_VERSION}`, () => {
+	it('runs the n8n 1.x release on the Node it declares, and installs the package there without an engines warning', async () => {
+		const nodeVersion = (await runCommand(runtime.nodeBinary, ['--version'])).stdout.trim();
+		expect(nodeVersion).toBe(`v${N8N1_NODE_VERSION}`);
+		expect((await n8n.cli(['--version'])).trim()).toBe(N8N1_VERSION);
+		expect(installOutput).not.toContain('EBADENGINE');
+	});
+
+	it('loads every node and credential type of the package', async () => {
+		const nodeTypes = (await client.nodeTypes()).map((type) => type.name);
+		for (const name of ['performanceService', 'performanceServiceTrigger', 'securityService', 'securityServiceTrigger']) {
+			expect(nodeTypes).toContain(`${PACKAGE_NAME}.${name}`);
+		}
+		expect(nodeTypes).toContain(SECURITY_TRIGGER);
+		const credentialTypes = (await client.credentialTypes()).map((type) => type.name);
+		expect(credentialTypes).toEqual(expect.arrayContaining(['performanceServiceApi', 'securityServiceApi']));
+	});
+
+	it('runs one operation of each action node', async () => {
+		const run = await runActionNodes(client, sandbox, actions.id, `${n8n.origin}/webhook/${actions.path}`);
+		expect(run.status).toBe(200);
+		expect(run.executions.map((execution) => execution.status)).toEqual(['success']);
+		expect(run.performanceSites.length).toBeGreaterThan(0);
+		expect(run.performanceSites.every((site) => typeof site.id === 'string')).toBe(true);
+		expect(run.securitySites.length).toBeGreaterThan(0);
+		expect(run.securitySites.every((site) => site.id !== undefined)).toBe(true);
+		expect(run.servedServices).toEqual(['performance', 'security']);
+	});
+
+	it('starts one execution for a signed delivery and answers a tampered one 401', async () => {
+		const forged = tampered(signedDelivery(sandbox.signingSecret));
+		expect((await postDelivery(triggerUrl, forged)).status).toBe(401);
+		const signed = signedDelivery(sandbox.signingSecret);
+		expect((await postDelivery(triggerUrl, signed)).status).toBe(200);
+		await waitForEventExecution(client, trigger.id, signed.eventId);
+		const ids = await deliveredEventIds(client, trigger.id);
+		expect(ids).toEqual([signed.eventId]);
+		expect(ids).not.toContain(forged.eventId);
+	});
+
+	it('emits a new threat from the poller once', async () => {
+		const result = await runPollerOnce(client, sandbox, poller.id, pollerActivatedAt);
+		expect(result.executionsBeforeNewThreats).toBe(0);
+		expect(result.statuses.every((status) => status === 'success')).toBe(true);
+		expect([...result.emitted].sort()).toEqual([...result.newThreatIds].sort());
+		expect(result.executionIdsAfterAnotherPoll).toEqual(result.executionIds);
+	});
+});

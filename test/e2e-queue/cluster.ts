@@ -1,0 +1,130 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+import { startSandbox } from '../sandbox/index.ts';
+import type { Sandbox } from '../sandbox/index.ts';
+import { N8nClient } from '../n8n/client.ts';
+import { installCommunityPackage } from '../n8n/communityPackage.ts';
+import type { CredentialIds } from '../n8n/examples.ts';
+import { ensureN8nInstalled } from '../n8n/install.ts';
+import { startN8n } from '../n8n/instance.ts';
+import type { N8nInstance, N8nOptions } from '../n8n/instance.ts';
+import { startPostgres } from '../n8n/postgres.ts';
+import type { Postgres } from '../n8n/postgres.ts';
+import { freePort } from '../n8n/processes.ts';
+import { startRedis } from '../n8n/redis.ts';
+import type { Redis } from '../n8n/redis.ts';
+import { createSandboxCredentials, DEMO_OWNER } from '../n8n/stack.ts';
+
+/**
+ * n8n 2.x in queue mode on one machine: Postgres and Redis on loopback ports, one main, one
+ * worker and two `n8n webhook` processes sharing a user folder (one encryption key, the package
+ * installed once as a community package), and the sandbox as the service.
+ */
+export interface QueueCluster {
+	sandbox: Sandbox;
+	main: N8nInstance;
+	worker: N8nInstance;
+	webhooks: N8nInstance[];
+	client: N8nClient;
+	credentialIds: CredentialIds;
+	/** Stops both webhook processes and starts them again on the same ports. */
+	restartWebhooks(): Promise<void>;
+	/** The worker's log so far. */
+	workerLog(): string;
+	stop(): Promise<void>;
+}
+
+const WEBHOOK_PROCESSES = 2;
+
+/** Stops what was started, newest first; keeps going when one fails. */
+class Cleanup {
+	private readonly steps: Array<() => Promise<void>> = [];
+
+	add(step: () => Promise<void>): void {
+		this.steps.push(step);
+	}
+
+	async run(): Promise<void> {
+		for (const step of this.steps.splice(0).reverse()) await step().catch(() => undefined);
+	}
+}
+
+export async function startQueueCluster(): Promise<QueueCluster> {
+	const installDir = await ensureN8nInstalled();
+	const cleanup = new Cleanup();
+	try {
+		const userFolder = mkdtempSync(path.join(os.tmpdir(), 'n8n-queue-'));
+		cleanup.add(async () => rmSync(userFolder, { recursive: true, force: true }));
+		const [postgres, redis, sandbox] = await Promise.all([startPostgres(), startRedis(), startSandbox({ quiet: true, port: 0 })]);
+		cleanup.add(() => postgres.stop());
+		cleanup.add(() => redis.stop());
+		cleanup.add(() => sandbox.close());
+		await installCommunityPackage(userFolder);
+
+		const shared = sharedOptions(installDir, userFolder, postgres, redis);
+		const main = await startN8n({ ...shared, port: await freePort(), logName: 'main.log' });
+		cleanup.add(() => main.stop());
+		const client = await N8nClient.setupOwner(main.origin, DEMO_OWNER);
+		const credentialIds = await createSandboxCredentials(client, sandbox);
+
+		const workerHealthPort = await freePort();
+		const workerOptions: N8nOptions = {
+			...shared,
+			command: 'worker',
+			port: await freePort(),
+			logName: 'worker.log',
+			env: { ...shared.env, QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(workerHealthPort), N8N_WORKER_SERVER_ADDRESS: '127.0.0.1' },
+			readinessUrl: `http://127.0.0.1:${workerHealthPort}/healthz/readiness`,
+		};
+		const webhookOptions: N8nOptions[] = [];
+		for (let index = 0; index < WEBHOOK_PROCESSES; index++) {
+			webhookOptions.push({ ...shared, command: 'webhook', port: await freePort(), logName: `webhook-${index + 1}.log` });
+		}
+		const worker = await startN8n(workerOptions);
+		cleanup.add(() => worker.stop());
+		const webhooks: N8nInstance[] = [];
+		for (const options of webhookOptions) {
+			const instance = await startN8n(options);
+			webhooks.push(instance);
+		}
+		cleanup.add(async () => {
+			await Promise.all(webhooks.map((instance) => instance.stop()));
+		});
+
+		const restartWebhooks = async (): Promise<void> => {
+			await Promise.all(webhooks.map((instance) => instance.stop()));
+			for (const [index, options] of webhookOptions.entries()) webhooks[index] = await startN8n(options);
+		};
+		return {
+			sandbox,
+			main,
+			worker,
+			webhooks,
+			client,
+			credentialIds,
+			restartWebhooks,
+			workerLog: () => readFileSync(worker.logFile, 'utf8'),
+			stop: () => cleanup.run(),
+		};
+	} catch (error) {
+		await cleanup.run();
+		throw error;
+	}
+}
+
+function sharedOptions(installDir: string, userFolder: string, postgres: Postgres, redis: Redis): Omit<N8nOptions, 'port'> & { env: Record<string, string> } {
+	return {
+		installDir,
+		userFolder,
+		encryptionKey: `queue-${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}`,
+		env: {
+			...postgres.n8nEnv,
+			...redis.n8nEnv,
+			EXECUTIONS_MODE: 'queue',
+			OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true',
+			N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
+		},
+	};
+}

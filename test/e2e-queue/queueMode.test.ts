@@ -1,0 +1,114 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import type { StoredWorkflow } from '../n8n/client.ts';
+import { postDelivery, signDelivery, signedDelivery, tampered } from '../n8n/deliveries.ts';
+import { PERFORMANCE_TRIGGER } from '../n8n/examples.ts';
+import { deliveredEventIds, runActionNodes, runPollerOnce, waitForEventExecution } from '../n8n/realChecks.ts';
+import { actionNodesWorkflow, deliveryTriggerWorkflow, threatPollerWorkflow } from '../n8n/testWorkflows.ts';
+import { nodeDescription, performanceTriggerNode, productionWebhookUrl, waitForWebhook } from '../n8n/webhooks.ts';
+import { startQueueCluster } from './cluster.ts';
+import type { QueueCluster } from './cluster.ts';
+
+let cluster: QueueCluster;
+let actions: StoredWorkflow & { path: string };
+let trigger: StoredWorkflow;
+let poller: StoredWorkflow;
+let pollerPublishedAt: number;
+/** The trigger's production URL on main and on each webhook process (the same path everywhere). */
+let triggerUrls: { main: string; webhooks: string[] };
+
+function secret(): string {
+	return cluster.sandbox.signingSecret;
+}
+
+async function publishedOnEveryProcess(path: (origin: string) => string): Promise<void> {
+	for (const instance of [cluster.main, ...cluster.webhooks]) await waitForWebhook(path(instance.origin));
+}
+
+beforeAll(async () => {
+	cluster = await startQueueCluster();
+	const { client, credentialIds } = cluster;
+	// The poller first: its first poll only records the threats that exist, so it must happen before the poller test adds any.
+	poller = await client.createWorkflow(threatPollerWorkflow(credentialIds));
+	await client.publishWorkflow(poller.id);
+	pollerPublishedAt = Date.now();
+
+	const definition = actionNodesWorkflow(credentialIds);
+	actions = { ...(await client.createWorkflow(definition)), path: definition.path };
+	await client.publishWorkflow(actions.id);
+	trigger = await client.createWorkflow(deliveryTriggerWorkflow(credentialIds));
+	await client.publishWorkflow(trigger.id);
+
+	const description = await nodeDescription(client, PERFORMANCE_TRIGGER);
+	const triggerNode = performanceTriggerNode(trigger);
+	const urlOn = (origin: string): string => productionWebhookUrl(origin, triggerNode, description);
+	triggerUrls = { main: urlOn(cluster.main.origin), webhooks: cluster.webhooks.map((instance) => urlOn(instance.origin)) };
+	await publishedOnEveryProcess(urlOn);
+}, 900_000);
+
+afterAll(async () => {
+	await cluster?.stop();
+}, 120_000);
+
+describe('n8n 2.x in queue mode (Postgres, Redis, main, worker, two webhook processes)', () => {
+	it('runs one operation of each action node on the worker', async () => {
+		const url = `${cluster.webhooks[0].origin}/webhook/${actions.path}`;
+		const run = await runActionNodes(cluster.client, cluster.sandbox, actions.id, url);
+		expect(run.status).toBe(200);
+		expect(run.executions.map((execution) => execution.status)).toEqual(['success']);
+		expect(cluster.workerLog()).toContain(`Worker started execution ${run.executions[0].id} `);
+		expect(run.performanceSites.length).toBeGreaterThan(0);
+		expect(run.performanceSites.every((site) => typeof site.id === 'string')).toBe(true);
+		expect(run.securitySites.length).toBeGreaterThan(0);
+		expect(run.securitySites.every((site) => site.id !== undefined)).toBe(true);
+		expect(run.servedServices).toEqual(['performance', 'security']);
+	});
+
+	it('starts an execution on the worker for a signed delivery to either webhook process, and answers tampered ones 401', async () => {
+		const signed = triggerUrls.webhooks.map(() => signedDelivery(secret()));
+		const forged = triggerUrls.webhooks.map(() => tampered(signedDelivery(secret())));
+		for (const [index, url] of triggerUrls.webhooks.entries()) {
+			expect((await postDelivery(url, forged[index])).status).toBe(401);
+			expect((await postDelivery(url, signed[index])).status).toBe(200);
+		}
+		for (const delivery of signed) await waitForEventExecution(cluster.client, trigger.id, delivery.eventId);
+
+		const ids = await deliveredEventIds(cluster.client, trigger.id);
+		expect(ids.filter((id) => signed.some((delivery) => delivery.eventId === id))).toHaveLength(signed.length);
+		for (const delivery of forged) expect(ids).not.toContain(delivery.eventId);
+		const executions = await cluster.client.executions(trigger.id);
+		for (const execution of executions) expect(cluster.workerLog()).toContain(`Worker started execution ${execution.id} `);
+	});
+
+	it('starts exactly one execution for one event delivered to main, to both webhook processes, and again after restarting them', async () => {
+		const event = signedDelivery(secret());
+		// Each attempt is signed afresh, as the service signs its retries.
+		const deliverEverywhere = async (urls: string[]): Promise<number[]> => {
+			const statuses: number[] = [];
+			for (const url of urls) statuses.push((await postDelivery(url, { body: event.body, headers: signDelivery(secret(), event.body) })).status);
+			return statuses;
+		};
+		const first = await deliverEverywhere([triggerUrls.main, ...triggerUrls.webhooks]);
+		await cluster.restartWebhooks();
+		for (const url of triggerUrls.webhooks) await waitForWebhook(url);
+		const afterRestart = await deliverEverywhere(triggerUrls.webhooks);
+		// Accepted and duplicate deliveries are both answered 2xx (the service must not retry either).
+		for (const status of [...first, ...afterRestart]) expect(status).toBeGreaterThanOrEqual(200);
+		for (const status of [...first, ...afterRestart]) expect(status).toBeLessThan(300);
+
+		// A later, distinct event: once its execution is listed, any execution of the repeats would be too.
+		const marker = signedDelivery(secret());
+		expect((await postDelivery(triggerUrls.webhooks[1], marker)).status).toBe(200);
+		const ids = await waitForEventExecution(cluster.client, trigger.id, marker.eventId);
+		expect(ids.filter((id) => id === event.eventId)).toHaveLength(1);
+	});
+
+	it('emits each new threat once from the poller, run on the worker', async () => {
+		const result = await runPollerOnce(cluster.client, cluster.sandbox, poller.id, pollerPublishedAt);
+		expect(result.executionsBeforeNewThreats).toBe(0);
+		expect(result.statuses.every((status) => status === 'success')).toBe(true);
+		expect([...result.emitted].sort()).toEqual([...result.newThreatIds].sort());
+		expect(result.executionIdsAfterAnotherPoll).toEqual(result.executionIds);
+		for (const id of result.executionIds) expect(cluster.workerLog()).toContain(`Worker started execution ${id} `);
+	});
+});

@@ -8,6 +8,8 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { BASE_URL_EXPRESSION } from '../nodes/shared/baseUrl';
+
 const CHECK_BASE_URL = 'check the base URL, including the version segment (e.g. https://api.example.com/v1)';
 
 /**
@@ -116,7 +118,7 @@ export class PerformanceServiceApi implements ICredentialType {
 
 	test: ICredentialTestRequest = {
 		request: {
-			baseURL: '={{$credentials.baseUrl.trim().replace(/\\/+$/, "")}}',
+			baseURL: BASE_URL_EXPRESSION,
 			url: '/sites',
 			method: 'GET',
 		},

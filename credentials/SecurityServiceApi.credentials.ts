@@ -6,6 +6,8 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { BASE_URL_EXPRESSION } from '../nodes/shared/baseUrl';
+
 export class SecurityServiceApi implements ICredentialType {
 	name = 'securityServiceApi';
 
@@ -73,7 +75,7 @@ export class SecurityServiceApi implements ICredentialType {
 
 	test: ICredentialTestRequest = {
 		request: {
-			baseURL: '={{$credentials.baseUrl.trim().replace(/\\/+$/, "")}}',
+			baseURL: BASE_URL_EXPRESSION,
 			url: '/sites',
 			method: 'GET',
 		},

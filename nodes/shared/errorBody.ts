@@ -1,18 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { isRecord, nonBlankString } from './records';
+
 export interface ServiceErrorDetails {
 	code?: string;
 	message?: string;
 	/** Other fields of the error object, e.g. `required_scope`. */
 	fields: IDataObject;
-}
-
-function isObject(value: unknown): value is IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function asText(value: unknown): string | undefined {
-	return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 }
 
 /**
@@ -29,22 +23,22 @@ export function readErrorBody(body: unknown): ServiceErrorDetails {
 			return { message: text === '' ? undefined : text, fields: {} };
 		}
 	}
-	if (!isObject(parsed)) return { message: asText(parsed), fields: {} };
+	if (!isRecord(parsed)) return { message: nonBlankString(parsed), fields: {} };
 
-	const nested = isObject(parsed.error)
+	const nested = isRecord(parsed.error)
 		? parsed.error
-		: Array.isArray(parsed.errors) && isObject(parsed.errors[0])
+		: Array.isArray(parsed.errors) && isRecord(parsed.errors[0])
 			? parsed.errors[0]
 			: undefined;
 	const source = nested ?? parsed;
 	return {
-		code: asText(source.code) ?? asText(source.error_code) ?? asText(source.type),
+		code: nonBlankString(source.code) ?? nonBlankString(source.error_code) ?? nonBlankString(source.type),
 		message:
-			asText(source.message) ??
-			asText(source.error_description) ??
-			asText(source.detail) ??
-			asText(parsed.error) ??
-			asText(parsed.message),
+			nonBlankString(source.message) ??
+			nonBlankString(source.error_description) ??
+			nonBlankString(source.detail) ??
+			nonBlankString(parsed.error) ??
+			nonBlankString(parsed.message),
 		fields: source,
 	};
 }

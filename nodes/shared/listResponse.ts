@@ -1,5 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { isRecord } from './records';
+
 /** Where the next page is, when the response says there is one. */
 export interface NextPage {
 	/** Absolute or relative URL given by the service. */
@@ -16,12 +18,8 @@ export interface ListPage {
 const LIST_KEYS = ['data', 'items', 'results', 'records', 'list'];
 const CURSOR_KEYS = ['nextCursor', 'next_cursor', 'cursor'];
 
-function isObject(value: unknown): value is IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function toRecords(list: unknown[]): IDataObject[] {
-	return list.map((entry) => (isObject(entry) ? entry : { value: entry as IDataObject[keyof IDataObject] }));
+	return list.map((entry) => (isRecord(entry) ? entry : { value: entry as IDataObject[keyof IDataObject] }));
 }
 
 function findList(body: IDataObject, plural: string): unknown[] | undefined {
@@ -32,7 +30,7 @@ function findList(body: IDataObject, plural: string): unknown[] | undefined {
 	if (arrays.length === 1) return arrays[0];
 	for (const key of [plural, ...LIST_KEYS]) {
 		const inner = body[key];
-		if (isObject(inner)) {
+		if (isRecord(inner)) {
 			const nested = findList(inner, plural);
 			if (nested) return nested;
 		}
@@ -56,13 +54,13 @@ export function nextFromLinkHeader(link: unknown): string | undefined {
 }
 
 function nextFromBody(body: IDataObject): NextPage | undefined {
-	const holders = [body, body.meta, body.pagination, body.links, body.paging].filter(isObject);
+	const holders = [body, body.meta, body.pagination, body.links, body.paging].filter(isRecord);
 	for (const holder of holders) {
 		const next = holder.next ?? holder.next_page_url ?? holder.nextPage;
 		if (typeof next === 'string' && next !== '') {
 			return /^(https?:)?\//.test(next) || next.includes('?') ? { url: next } : { qs: { cursor: next } };
 		}
-		if (isObject(next) && typeof next.href === 'string') return { url: next.href };
+		if (isRecord(next) && typeof next.href === 'string') return { url: next.href };
 		for (const key of CURSOR_KEYS) {
 			const cursor = holder[key];
 			if ((typeof cursor === 'string' && cursor !== '') || typeof cursor === 'number') {
@@ -88,7 +86,7 @@ export function unwrapList(body: unknown, plural: string, headers: IDataObject =
 	if (Array.isArray(body)) {
 		return { records: toRecords(body), next: linkNext ? { url: linkNext } : undefined };
 	}
-	if (!isObject(body)) return undefined;
+	if (!isRecord(body)) return undefined;
 	const list = findList(body, plural);
 	if (!list) return undefined;
 	const next = nextFromBody(body) ?? (linkNext ? { url: linkNext } : undefined);

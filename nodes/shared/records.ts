@@ -1,25 +1,71 @@
 import type { IDataObject } from 'n8n-workflow';
 
+/** Reading the records the services return, whose field shapes are not all published. */
+
 /** A JSON object: not null, not an array. */
 export function isRecord(value: unknown): value is IDataObject {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** A string or number as text; anything else as "". */
-export function scalarText(value: unknown): string {
-	return typeof value === 'string' || typeof value === 'number' ? String(value) : '';
+/** A non-blank string, trimmed; anything else (numbers too) as undefined. */
+export function nonBlankString(value: unknown): string | undefined {
+	return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 }
 
-/** A non-blank string (trimmed) or a number as text; anything else as undefined. */
+/** A non-blank string (trimmed) or a finite number as text, e.g. an ID; anything else as undefined. */
 export function textOf(value: unknown): string | undefined {
-	if (typeof value === 'string' && value.trim() !== '') return value.trim();
-	if (typeof value === 'number') return String(value);
-	return undefined;
+	return typeof value === 'number' && Number.isFinite(value) ? String(value) : nonBlankString(value);
 }
 
 /** Case-insensitive: does any of the record's text fields contain the filter? An empty filter matches all. */
 export function recordContains(record: IDataObject, fields: string[], filter: string | undefined): boolean {
 	const wanted = filter?.trim().toLowerCase();
 	if (!wanted) return true;
-	return fields.some((field) => scalarText(record[field]).toLowerCase().includes(wanted));
+	return fields.some((field) => (textOf(record[field]) ?? '').toLowerCase().includes(wanted));
+}
+
+/**
+ * The record a single-object response describes: the body itself, or the object it wraps alone
+ * under the record's singular name or `data` (`{ "site": {...} }`). An empty answer (`{}` or no
+ * body) becomes `whenEmpty` when given; any other value becomes `{ value }`.
+ */
+export function unwrapRecord(body: unknown, singular: string, whenEmpty?: IDataObject): IDataObject {
+	if (isRecord(body) && Object.keys(body).length > 0) {
+		const keys = Object.keys(body);
+		const inner = body[keys[0]];
+		return keys.length === 1 && (keys[0] === singular || keys[0] === 'data') && isRecord(inner) ? inner : body;
+	}
+	if (whenEmpty) return whenEmpty;
+	return isRecord(body) ? body : { value: body as IDataObject[string] };
+}
+
+/** Date fields a record may carry, most telling first. */
+export const RECORD_DATE_FIELDS = [
+	'createdAt',
+	'created_at',
+	'detectedAt',
+	'detected_at',
+	'startedAt',
+	'started_at',
+	'publishedAt',
+	'published_at',
+	'finishedAt',
+	'finished_at',
+	'updatedAt',
+	'updated_at',
+	'date',
+	'timestamp',
+] as const;
+
+/**
+ * The time of a record in epoch milliseconds, from the first of `fields` that holds a date
+ * (text `Date.parse` reads, or a number of milliseconds); undefined when none does.
+ */
+export function recordTime(record: IDataObject, fields: readonly string[] = RECORD_DATE_FIELDS): number | undefined {
+	for (const field of fields) {
+		const value = record[field];
+		const time = typeof value === 'string' ? Date.parse(value) : typeof value === 'number' ? value : NaN;
+		if (Number.isFinite(time)) return time;
+	}
+	return undefined;
 }

@@ -2,12 +2,12 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { locatorListSearch } from '../../shared/locatorListSearch';
 import { PERFORMANCE_SCOPES, performanceListPage } from '../../shared/performanceTransport';
-import { recordContains, scalarText } from '../../shared/records';
+import { recordContains, textOf } from '../../shared/records';
 import type { ServiceRequest } from '../../shared/serviceTypes';
 
 function label(site: IDataObject, id: string): string {
-	const name = scalarText(site.name) || id;
-	const hostname = scalarText(site.hostname);
+	const name = textOf(site.name) ?? id;
+	const hostname = textOf(site.hostname);
 	return hostname && hostname !== name ? `${name} (${hostname})` : name;
 }
 

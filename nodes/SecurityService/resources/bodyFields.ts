@@ -1,5 +1,7 @@
 import { jsonParse, NodeOperationError, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
+import { isRecord } from '../../shared/records';
+
 /** A JSON object of further body fields: the service does not publish its request fields. */
 export function additionalFieldsProperty(resource: string, operation: string, example: string): INodeProperties {
 	return {
@@ -10,10 +12,6 @@ export function additionalFieldsProperty(resource: string, operation: string, ex
 		displayOptions: { show: { resource: [resource], operation: [operation] } },
 		description: `Further fields to send in the JSON body, as an object, e.g. ${example}. The fields above take precedence over fields of the same name here.`,
 	};
-}
-
-function isObject(value: unknown): value is IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The "Additional Fields (JSON)" object; anything but an object is refused with a fix hint. */
@@ -28,7 +26,7 @@ export function readAdditionalFields(ctx: IExecuteFunctions, itemIndex: number):
 			value = undefined;
 		}
 	}
-	if (!isObject(value)) {
+	if (!isRecord(value)) {
 		throw new NodeOperationError(ctx.getNode(), 'Additional Fields (JSON) must be a JSON object', {
 			itemIndex,
 			description: 'Write the fields as an object, e.g. {"tags": ["shop"]}, or leave it as {}.',

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { performanceRequest } from '../../../shared/performanceTransport';
-import { responseRecord } from '../responseRecord';
+import { unwrapRecord } from '../../../shared/records';
 import { readSiteId, siteIdProperty } from './siteId';
 import { simplifyProperty, simplifySite } from './simplifySite';
 
@@ -20,6 +20,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		scope: 'sites:read',
 		addressedRecord: `site "${site.id}"`,
 	});
-	const record = responseRecord(body, 'site');
+	const record = unwrapRecord(body, 'site');
 	return simplify ? simplifySite(record) : record;
 }

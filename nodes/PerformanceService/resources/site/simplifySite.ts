@@ -1,8 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-function isRecord(value: unknown): value is IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { isRecord, recordTime } from '../../../shared/records';
 
 function pick(record: IDataObject, keys: string[]): IDataObject {
 	const picked: IDataObject = {};
@@ -10,9 +8,9 @@ function pick(record: IDataObject, keys: string[]): IDataObject {
 	return picked;
 }
 
+/** A record's `createdAt` in epoch milliseconds; records without one sort first. */
 function timeOf(record: IDataObject): number {
-	const time = typeof record.createdAt === 'string' ? Date.parse(record.createdAt) : NaN;
-	return Number.isNaN(time) ? -Infinity : time;
+	return recordTime(record, ['createdAt']) ?? -Infinity;
 }
 
 /** The newest record by `createdAt`; the first one when none carries a date. */

@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { readLocatorId, resourceLocatorProperty } from '../../../shared/resourceLocator';
+import { unwrapRecord } from '../../../shared/records';
 import { securityRequest } from '../../../shared/securityTransport';
 import { additionalFieldsProperty, readAdditionalFields } from '../bodyFields';
-import { unwrapRecord } from '../unwrapRecord';
 
 export const description: INodeProperties[] = [
 	resourceLocatorProperty({

@@ -1,8 +1,8 @@
 import { NodeOperationError, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
+import { unwrapRecord } from '../../../shared/records';
 import { securityRequest } from '../../../shared/securityTransport';
 import { additionalFieldsProperty, readAdditionalFields } from '../bodyFields';
-import { unwrapRecord } from '../unwrapRecord';
 
 const displayOptions = { show: { resource: ['site'], operation: ['create'] } };
 

@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { readLocatorPathId, resourceLocatorProperty } from '../../../shared/resourceLocator';
+import { unwrapRecord } from '../../../shared/records';
 import { securityRequest } from '../../../shared/securityTransport';
-import { unwrapRecord } from '../unwrapRecord';
 
 export const description: INodeProperties[] = [
 	resourceLocatorProperty({

@@ -19,8 +19,6 @@ export function epochMillis(offsetSeconds = 0): string {
 	return String(Date.now() + offsetSeconds * 1000);
 }
 
-export { EVENT_TYPES } from '../sandbox/index.ts';
-
 let eventCounter = 0;
 
 /** A delivery body shaped like the service's: `{id, type, createdAt, data}`. */

@@ -4,11 +4,11 @@ import path from 'node:path';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
-import { EVENT_TYPES } from '../harness/deliveries.ts';
+import { PERFORMANCE_EVENT_TYPES as EVENT_TYPES } from '../../nodes/shared/performanceApi.ts';
 import { validateJson, type JsonSchema } from '../harness/jsonSchema.ts';
-import { PACKAGE_ROOT } from '../n8n/paths.ts';
 import { packageNode } from '../harness/runWorkflow.ts';
 import { startWebhookListener, type WebhookListener } from '../harness/runWebhook.ts';
+import { PACKAGE_ROOT } from '../n8n/paths.ts';
 import { startSandbox, type DeliveryRecord, type Sandbox } from '../sandbox/index.ts';
 
 const TRIGGER = 'Performance Service Trigger';

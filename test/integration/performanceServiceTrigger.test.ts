@@ -1,7 +1,8 @@
 import { NodeOperationError, type IDataObject, type INodeParameters } from 'n8n-workflow';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 
-import { epochMillis, epochSeconds, eventBody, EVENT_TYPES, postDelivery, sign } from '../harness/deliveries.ts';
+import { PERFORMANCE_EVENT_TYPES as EVENT_TYPES } from '../../nodes/shared/performanceApi.ts';
+import { epochMillis, epochSeconds, eventBody, postDelivery, sign } from '../harness/deliveries.ts';
 import { packageNode, type Credentials } from '../harness/runWorkflow.ts';
 import { activateWebhook, runWebhookMethod, startWebhookListener, type WebhookListener, type WebhookSetup } from '../harness/runWebhook.ts';
 

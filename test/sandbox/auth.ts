@@ -1,5 +1,7 @@
-export const SCOPES = ['sites:read', 'audits:read', 'audits:write', 'sites:write'] as const;
-export type Scope = (typeof SCOPES)[number];
+import { PERFORMANCE_SCOPES } from '../../nodes/shared/performanceApi.ts';
+
+export type Scope = (typeof PERFORMANCE_SCOPES)[keyof typeof PERFORMANCE_SCOPES];
+const { sitesRead, auditsRead, sitesWrite } = PERFORMANCE_SCOPES;
 
 export const ORGANISATION_ID = 'org_1';
 
@@ -11,9 +13,9 @@ export const DEMO_TOKENS = {
 } as const;
 
 const TOKEN_SCOPES: Record<string, readonly Scope[]> = {
-	[DEMO_TOKENS.readOnly]: ['sites:read', 'audits:read'],
-	[DEMO_TOKENS.readWrite]: SCOPES,
-	[DEMO_TOKENS.sitesWrite]: ['sites:read', 'sites:write'],
+	[DEMO_TOKENS.readOnly]: [sitesRead, auditsRead],
+	[DEMO_TOKENS.readWrite]: Object.values(PERFORMANCE_SCOPES),
+	[DEMO_TOKENS.sitesWrite]: [sitesRead, sitesWrite],
 	[DEMO_TOKENS.noScopes]: [],
 };
 

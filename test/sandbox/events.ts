@@ -1,7 +1,7 @@
+import { PERFORMANCE_EVENT_TYPES } from '../../nodes/shared/performanceApi.ts';
 import { randomEventId } from './ids.ts';
 import { siteView } from './performanceModel.ts';
 import type { Alert, Audit, PerformanceData, PerformanceSite } from './performanceModel.ts';
-import { EVENT_TYPES } from './types.ts';
 import type { EventType, WebhookEvent } from './types.ts';
 
 export interface Artifact {
@@ -23,7 +23,7 @@ export interface Regression {
 }
 
 export function isEventType(value: unknown): value is EventType {
-	return typeof value === 'string' && (EVENT_TYPES as readonly string[]).includes(value);
+	return typeof value === 'string' && (PERFORMANCE_EVENT_TYPES as readonly string[]).includes(value);
 }
 
 export function createEvent(type: EventType, data: Record<string, unknown>): WebhookEvent {

@@ -1,3 +1,4 @@
+import { PERFORMANCE_SCOPES } from '../../nodes/shared/performanceApi.ts';
 import { ORGANISATION_ID, readBearer, scopesOf } from './auth.ts';
 import type { Scope } from './auth.ts';
 import { HOUR_MS, MINUTE_MS } from './context.ts';
@@ -171,13 +172,14 @@ const system: Handler = (ctx) =>
 		}),
 	);
 
+const { sitesRead, sitesWrite, auditsRead, auditsWrite } = PERFORMANCE_SCOPES;
 const ROUTES: Route[] = [
-	{ method: 'GET', pattern: /^\/sites$/, scope: 'sites:read', handler: listSites },
-	{ method: 'POST', pattern: /^\/sites$/, scope: 'sites:write', handler: createSite },
-	{ method: 'GET', pattern: new RegExp(`^/sites/${ID}$`), scope: 'sites:read', handler: getSite },
-	{ method: 'PATCH', pattern: new RegExp(`^/sites/${ID}$`), scope: 'sites:write', handler: updateSite },
-	{ method: 'POST', pattern: new RegExp(`^/sites/${ID}/reoptimize$`), scope: 'audits:write', handler: reoptimize },
-	{ method: 'GET', pattern: /^\/audits-list$/, scope: 'audits:read', handler: listAudits },
+	{ method: 'GET', pattern: /^\/sites$/, scope: sitesRead, handler: listSites },
+	{ method: 'POST', pattern: /^\/sites$/, scope: sitesWrite, handler: createSite },
+	{ method: 'GET', pattern: new RegExp(`^/sites/${ID}$`), scope: sitesRead, handler: getSite },
+	{ method: 'PATCH', pattern: new RegExp(`^/sites/${ID}$`), scope: sitesWrite, handler: updateSite },
+	{ method: 'POST', pattern: new RegExp(`^/sites/${ID}/reoptimize$`), scope: auditsWrite, handler: reoptimize },
+	{ method: 'GET', pattern: /^\/audits-list$/, scope: auditsRead, handler: listAudits },
 	{ method: 'GET', pattern: /^\/system$/, scope: null, handler: system },
 ];
 

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 import { PerformanceServiceTrigger } from '../../nodes/PerformanceServiceTrigger/PerformanceServiceTrigger.node.ts';
+import { PERFORMANCE_EVENT_TYPES as EVENT_TYPES } from '../../nodes/shared/performanceApi.ts';
 import { PACKAGE_ROOT } from '../n8n/paths.ts';
-import { EVENT_TYPES } from '../sandbox/index.ts';
 
 const { description } = new PerformanceServiceTrigger();
 const SCHEMA_DIR = path.join(PACKAGE_ROOT, 'nodes/PerformanceServiceTrigger/__schema__');

@@ -73,7 +73,8 @@ export async function runNode(type: string, parameters: INodeParameters, options
  * give `not_found` and `internal_error`. Takes an error or a Continue On Fail item's `error` text.
  */
 export function reasonOf(error: unknown): string | undefined {
-	const message = error instanceof Error ? error.message : typeof error === 'string' ? error : '';
+	// Errors from n8n's modules are not `instanceof Error` in the test's realm: read `message`.
+	const message = typeof error === 'string' ? error : String((error as { message?: unknown } | undefined)?.message ?? '');
 	return /\[([A-Za-z0-9_]+)(?:, HTTP \d{3})?\]/.exec(message)?.[1];
 }
 

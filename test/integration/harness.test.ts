@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { chain, itemsNode, packageNode, runWorkflow, startNode } from '../harness/runWorkflow.ts';
+import { runNode } from '../harness/runNode.ts';
 
 describe('execution harness', () => {
 	let server: Server;
@@ -23,26 +23,18 @@ describe('execution harness', () => {
 	afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 	it('runs a workflow through WorkflowExecute with real credential authentication and HTTP', async () => {
-		const workflow = chain(
-			startNode(),
-			itemsNode([{ n: 1 }, { n: 2 }]),
-			packageNode(
-				'performanceService',
-				{ resource: 'system', operation: 'getHealth' },
-				{ name: 'Health', credentials: ['performanceServiceApi'] },
-			),
+		const result = await runNode(
+			'performanceService',
+			{ resource: 'system', operation: 'getHealth' },
+			{ credentials: { baseUrl, apiToken: 'tok_harness' }, items: [{ n: 1 }, { n: 2 }] },
 		);
-		const result = await runWorkflow(workflow, {
-			credentials: { performanceServiceApi: { baseUrl, apiToken: 'tok_harness' } },
-		});
 
-		expect(result.run.status).toBe('success');
-		const output = result.output('Health');
-		expect(output.map((item) => item.json)).toEqual([
+		expect(result.status).toBe('success');
+		expect(result.json).toEqual([
 			{ status: 'ok', path: '/v1/system' },
 			{ status: 'ok', path: '/v1/system' },
 		]);
-		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
+		expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 		expect(seen.map((request) => request.headers.authorization)).toEqual(['Bearer tok_harness', 'Bearer tok_harness']);
 	});
 });

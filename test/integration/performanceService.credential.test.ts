@@ -1,18 +1,11 @@
 import type { ICredentialType, IHttpRequestOptions } from 'n8n-workflow';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 
 import { testCredential } from '../harness/credentialTest.ts';
 import { loadPackageTypes } from '../harness/packageTypes.ts';
-import type { Sandbox } from '../sandbox/index.ts';
-import { closedPort, performanceCalls, startPerformanceSandbox } from './performanceService.fixtures.ts';
+import { callsTo, closedPort, withSandbox } from '../harness/sandbox.ts';
 
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-	sandbox = await startPerformanceSandbox();
-});
-afterAll(() => sandbox.close());
-beforeEach(() => sandbox.reset());
+const sandbox = withSandbox();
 
 const test = (baseUrl: string, apiToken: string) => testCredential('performanceServiceApi', { baseUrl, apiToken });
 
@@ -22,7 +15,7 @@ describe('the credential test (GET <base URL>/sites)', () => {
 			status: 'OK',
 			message: 'Connection successful!',
 		});
-		expect(performanceCalls(sandbox)).toEqual([
+		expect(callsTo(sandbox, 'performance')).toEqual([
 			{ method: 'GET', path: '/sites', query: {}, auth: `Bearer ${sandbox.tokens.readOnly}` },
 		]);
 	});
@@ -31,7 +24,7 @@ describe('the credential test (GET <base URL>/sites)', () => {
 		for (const baseUrl of [`${sandbox.performanceUrl}/`, `${sandbox.performanceUrl}//`, ` ${sandbox.performanceUrl}/ `]) {
 			expect((await test(baseUrl, sandbox.tokens.readOnly)).status).toBe('OK');
 		}
-		expect(performanceCalls(sandbox).map((call) => call.path)).toEqual(['/sites', '/sites', '/sites']);
+		expect(callsTo(sandbox, 'performance').map((call) => call.path)).toEqual(['/sites', '/sites', '/sites']);
 	});
 
 	it('tells a bad token, a wrong base URL and an unreachable host apart', async () => {
@@ -66,7 +59,8 @@ describe('the credential test (GET <base URL>/sites)', () => {
 		sandbox.setFault({ service: 'performance', path: '/sites', kind: 'nonJson' });
 		expect(await test(sandbox.performanceUrl, sandbox.tokens.readOnly)).toEqual({
 			status: 'Error',
-			message: expect.stringMatching(/^Something answered at <base URL>\/sites, but not with .* list of sites: check the base URL/),
+			message:
+				"Something answered at <base URL>/sites, but not with the Performance Service's list of sites: check the base URL, including the version segment (e.g. https://api.example.com/v1).",
 		});
 	});
 });
@@ -84,7 +78,7 @@ describe('the credential type', () => {
 		expect(fields.baseUrl.required).toBe(true);
 		expect(fields.apiToken.typeOptions?.password).toBe(true);
 		expect(fields.webhookSigningSecret.typeOptions?.password).toBe(true);
-		expect(fields.webhookSigningSecret.required).toBeFalsy();
+		expect(fields.webhookSigningSecret.required).toBeUndefined();
 	});
 
 	it('authenticates with a bearer header and can be reused by the HTTP Request node', () => {

@@ -1,30 +1,23 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import { beforeEach, describe, expect, it } from 'vitest';
 
-import { locator, runSecurityNode, SECURITY_NODE_NAME } from '../harness/securityWorkflow.ts';
-import { startSandbox, type Sandbox, type SecurityListShape } from '../sandbox/index.ts';
+import { byId, fromList, reasonOf, runNode, type RunNodeOptions } from '../harness/runNode.ts';
+import { requestsTo, withSandbox } from '../harness/sandbox.ts';
+import type { SecurityListShape } from '../sandbox/index.ts';
 
-let sandbox: Sandbox;
+const sandbox = withSandbox();
+const run = (parameters: INodeParameters, options: RunNodeOptions = {}) =>
+	runNode('securityService', parameters, { sandbox, ...options });
+const securityRequests = () => requestsTo(sandbox, 'security');
 
-beforeAll(async () => {
-	sandbox = await startSandbox({ quiet: true });
-});
-afterAll(async () => await sandbox.close());
-beforeEach(() => sandbox.reset());
-
-function run(parameters: Parameters<typeof runSecurityNode>[0], options: { items?: object[]; baseUrl?: string } = {}) {
-	return runSecurityNode(parameters, {
-		baseUrl: options.baseUrl ?? sandbox.securityUrl,
-		apiKey: sandbox.securityKey,
-		items: options.items as never,
+/** What the sandbox itself answers for a list, read directly (the recorded requests are cleared afterwards). */
+async function serviceList(resource: string): Promise<IDataObject[]> {
+	const response = await fetch(`${sandbox.securityUrl}/${resource}`, {
+		headers: { authorization: `Bearer ${sandbox.securityKey}` },
 	});
-}
-
-function jsonOf(result: Awaited<ReturnType<typeof run>>) {
-	return result.output(SECURITY_NODE_NAME).map((item) => item.json);
-}
-
-function securityRequests() {
-	return sandbox.requests.filter((request) => request.service === 'security');
+	const body = (await response.json()) as Record<string, IDataObject[]>;
+	sandbox.requests.length = 0;
+	return body[resource];
 }
 
 describe('Security Service: Get Many', () => {
@@ -36,9 +29,9 @@ describe('Security Service: Get Many', () => {
 	])('%s: GET /%s with the key, one item per record', async (resource, path, ids) => {
 		const result = await run({ resource, operation: 'getAll', returnAll: true });
 
-		expect(result.run.status).toBe('success');
-		expect(jsonOf(result).map((record) => record.id)).toEqual(ids);
-		expect(result.output(SECURITY_NODE_NAME).every((item) => (item.pairedItem as { item: number }).item === 0)).toBe(true);
+		expect(result.status).toBe('success');
+		expect(result.json.map((record) => record.id)).toEqual(ids);
+		expect(result.items.every((item) => (item.pairedItem as { item: number }).item === 0)).toBe(true);
 		const [request] = securityRequests();
 		expect(securityRequests()).toHaveLength(1);
 		expect(request).toMatchObject({ method: 'GET', path: `/${path}`, query: {}, body: '' });
@@ -47,18 +40,20 @@ describe('Security Service: Get Many', () => {
 	});
 
 	it('threat: emits the records as the service sent them', async () => {
+		const sent = await serviceList('threats');
 		const result = await run({ resource: 'threat', operation: 'getAll', returnAll: true });
 
-		const threats = jsonOf(result);
+		const threats = result.json;
 		expect(threats).toHaveLength(27);
+		expect(threats).toEqual(sent);
 		expect(threats[0]).toEqual({
 			id: 'thr_1',
 			siteId: 'st_1',
 			severity: 'low',
-			type: expect.any(String),
-			title: expect.any(String),
+			type: 'malware',
+			title: 'Injected script in theme footer',
 			status: 'open',
-			detectedAt: expect.any(String),
+			detectedAt: sent[0].detectedAt,
 			resolvedAt: null,
 		});
 	});
@@ -66,7 +61,7 @@ describe('Security Service: Get Many', () => {
 	it('cuts the list at the limit', async () => {
 		const result = await run({ resource: 'threat', operation: 'getAll', returnAll: false, limit: 5 });
 
-		expect(jsonOf(result).map((record) => record.id)).toEqual(['thr_1', 'thr_2', 'thr_3', 'thr_4', 'thr_5']);
+		expect(result.json.map((record) => record.id)).toEqual(['thr_1', 'thr_2', 'thr_3', 'thr_4', 'thr_5']);
 		expect(securityRequests()).toHaveLength(1);
 	});
 
@@ -74,14 +69,14 @@ describe('Security Service: Get Many', () => {
 		sandbox.setOptions({ securityListShape: shape });
 		const result = await run({ resource: 'update', operation: 'getAll', returnAll: true });
 
-		expect(jsonOf(result).map((record) => record.id)).toEqual(['upd_1', 'upd_2', 'upd_3', 'upd_4', 'upd_5']);
+		expect(result.json.map((record) => record.id)).toEqual(['upd_1', 'upd_2', 'upd_3', 'upd_4', 'upd_5']);
 	});
 
 	it('gives the same output when the service switches from a bare to a wrapped list', async () => {
 		sandbox.setOptions({ securityListShape: 'bare' });
-		const bare = jsonOf(await run({ resource: 'threat', operation: 'getAll', returnAll: true }));
+		const bare = (await run({ resource: 'threat', operation: 'getAll', returnAll: true })).json;
 		sandbox.setOptions({ securityListShape: 'wrapped' });
-		const wrapped = jsonOf(await run({ resource: 'threat', operation: 'getAll', returnAll: true }));
+		const wrapped = (await run({ resource: 'threat', operation: 'getAll', returnAll: true })).json;
 
 		expect(bare).toHaveLength(27);
 		expect(wrapped).toEqual(bare);
@@ -101,7 +96,7 @@ describe('Security Service: Get Many', () => {
 		});
 
 		expect(securityRequests()[0].query).toEqual({ severity: 'high', status: 'open' });
-		const threats = jsonOf(result);
+		const threats = result.json;
 		expect(threats.length).toBeGreaterThan(0);
 		expect(threats.every((threat) => threat.severity === 'high' && threat.status === 'open')).toBe(true);
 	});
@@ -121,14 +116,14 @@ describe('Security Service: Get Many', () => {
 	it('runs once per input item, each output paired with its input', async () => {
 		const result = await run({ resource: 'site', operation: 'getAll', returnAll: false, limit: 1 }, { items: [{}, {}] });
 
-		expect(result.output(SECURITY_NODE_NAME).map((item) => [item.json.id, item.pairedItem])).toEqual([
+		expect(result.items.map((item) => [item.json.id, item.pairedItem])).toEqual([
 			['st_1', { item: 0 }],
 			['st_1', { item: 1 }],
 		]);
 	});
 
 	it('does not double the slash after a base URL ending in "/"', async () => {
-		await run({ resource: 'site', operation: 'getAll', returnAll: true }, { baseUrl: `${sandbox.securityUrl}/` });
+		await run({ resource: 'site', operation: 'getAll', returnAll: true }, { credentials: { baseUrl: `${sandbox.securityUrl}/` } });
 
 		expect(securityRequests()[0].path).toBe('/sites');
 	});
@@ -140,7 +135,7 @@ describe('Security Service: pagination', () => {
 	it('Return All follows the pages until the last', async () => {
 		const result = await run({ resource: 'threat', operation: 'getAll', returnAll: true });
 
-		expect(jsonOf(result).map((record) => record.id)).toEqual(Array.from({ length: 27 }, (_, index) => `thr_${index + 1}`));
+		expect(result.json.map((record) => record.id)).toEqual(Array.from({ length: 27 }, (_, index) => `thr_${index + 1}`));
 		expect(securityRequests().map((request) => request.query)).toEqual([{}, { page: '2' }, { page: '3' }]);
 		expect(securityRequests().every((request) => request.headers.authorization === `Bearer ${sandbox.securityKey}`)).toBe(
 			true,
@@ -155,7 +150,7 @@ describe('Security Service: pagination', () => {
 			queryParameters: { parameters: [{ name: 'per_page', value: '5' }, { name: 'status', value: 'open' }] },
 		});
 
-		const open = jsonOf(result);
+		const open = result.json;
 		expect(open.length).toBe(21);
 		expect(open.every((threat) => threat.status === 'open')).toBe(true);
 		expect(securityRequests().map((request) => request.query)).toEqual([
@@ -170,7 +165,7 @@ describe('Security Service: pagination', () => {
 	it('reads only the pages a limit needs', async () => {
 		const result = await run({ resource: 'threat', operation: 'getAll', returnAll: false, limit: 12 });
 
-		expect(jsonOf(result)).toHaveLength(12);
+		expect(result.json).toHaveLength(12);
 		expect(securityRequests()).toHaveLength(2);
 	});
 });
@@ -185,7 +180,7 @@ describe('Security Service: Site → Create', () => {
 			additionalFields: '{"tags": ["press"], "plan": "agency", "url": "https://ignored.example"}',
 		});
 
-		expect(result.run.status).toBe('success');
+		expect(result.status).toBe('success');
 		const [request] = securityRequests();
 		expect(request).toMatchObject({ method: 'POST', path: '/sites' });
 		expect(request.headers['content-type']).toBe('application/json');
@@ -196,14 +191,14 @@ describe('Security Service: Site → Create', () => {
 			url: 'https://news.example.org',
 			name: 'News',
 		});
-		expect(jsonOf(result)).toEqual([
+		expect(result.json).toEqual([
 			{
 				id: 'st_4',
 				url: 'https://news.example.org',
 				name: 'News',
 				tags: ['press'],
 				plan: 'agency',
-				createdAt: expect.any(String),
+				createdAt: (await serviceList('sites')).find((site) => site.id === 'st_4')?.createdAt,
 			},
 		]);
 	});
@@ -212,13 +207,14 @@ describe('Security Service: Site → Create', () => {
 		const result = await run({ resource: 'site', operation: 'create', url: 'https://shop.example.org' });
 
 		expect(JSON.parse(securityRequests()[0].body)).toEqual({ url: 'https://shop.example.org' });
-		expect(jsonOf(result)[0]).toMatchObject({ url: 'https://shop.example.org', name: 'shop.example.org' });
+		expect(result.json[0]).toMatchObject({ url: 'https://shop.example.org', name: 'shop.example.org' });
 	});
 
 	it('refuses additional fields that are not a JSON object, without a request', async () => {
 		const result = await run({ resource: 'site', operation: 'create', url: 'https://a.example', additionalFields: '[1]' });
 
-		expect(result.nodeError(SECURITY_NODE_NAME)?.message).toBe('Additional Fields (JSON) must be a JSON object');
+		expect(result.error?.name).toBe('NodeOperationError');
+		expect(result.error?.message).toContain('Additional Fields (JSON)');
 		expect(securityRequests()).toHaveLength(0);
 	});
 });
@@ -228,7 +224,7 @@ describe('Security Service: Scan → Trigger', () => {
 		const result = await run({
 			resource: 'scan',
 			operation: 'trigger',
-			siteId: locator('st_2'),
+			siteId: fromList('st_2'),
 			additionalFields: '{"depth": "deep"}',
 		});
 
@@ -236,53 +232,56 @@ describe('Security Service: Scan → Trigger', () => {
 		expect(request).toMatchObject({ method: 'POST', path: '/scans/trigger' });
 		expect(request.headers['content-type']).toBe('application/json');
 		expect(JSON.parse(request.body)).toEqual({ depth: 'deep', siteId: 'st_2' });
-		expect(jsonOf(result)).toEqual([
+		expect(result.json).toEqual([
 			{ id: 'scn_5', siteId: 'st_2', depth: 'deep', status: 'queued', startedAt: null, finishedAt: null },
 		]);
 	});
 
 	it('takes a site ID from an expression in "By ID" mode', async () => {
 		const result = await run(
-			{ resource: 'scan', operation: 'trigger', siteId: locator('={{ $json.site }}', 'id') },
+			{ resource: 'scan', operation: 'trigger', siteId: byId('={{ $json.site }}') },
 			{ items: [{ site: 'st_3' }] },
 		);
 
 		expect(JSON.parse(securityRequests()[0].body)).toEqual({ siteId: 'st_3' });
-		expect(result.output(SECURITY_NODE_NAME)[0].pairedItem).toEqual({ item: 0 });
+		expect(result.items[0].pairedItem).toEqual({ item: 0 });
 	});
 
 	it('names the site when it does not exist', async () => {
-		const result = await run({ resource: 'scan', operation: 'trigger', siteId: locator('st_99', 'id') });
+		const result = await run({ resource: 'scan', operation: 'trigger', siteId: byId('st_99') });
 
-		expect(result.nodeError(SECURITY_NODE_NAME)?.message).toBe('The site "st_99" was not found [not_found]');
+		expect(reasonOf(result.error)).toBe('not_found');
+		expect(result.error?.message).toContain('"st_99"');
+		expect(result.error?.httpCode).toBe('404');
 	});
 });
 
 describe('Security Service: Threat → Resolve', () => {
 	it('PATCHes /threats/{id}/resolve without a body and emits the resolved threat', async () => {
-		const result = await run({ resource: 'threat', operation: 'resolve', threatId: locator('thr_2') });
+		const result = await run({ resource: 'threat', operation: 'resolve', threatId: fromList('thr_2') });
 
 		const [request] = securityRequests();
 		expect(request).toMatchObject({ method: 'PATCH', path: '/threats/thr_2/resolve', body: '' });
 		expect(request.headers['content-type']).toBeUndefined();
 		expect(request.headers.authorization).toBe(`Bearer ${sandbox.securityKey}`);
-		expect(jsonOf(result)).toEqual([
-			expect.objectContaining({ id: 'thr_2', status: 'resolved', resolvedAt: expect.any(String) }),
-		]);
+		const stored = (await serviceList('threats')).find((threat) => threat.id === 'thr_2');
+		expect(stored).toMatchObject({ status: 'resolved' });
+		expect(result.json).toEqual([stored]);
 	});
 
 	it('refuses an ID that would change the path, without a request', async () => {
-		const result = await run({ resource: 'threat', operation: 'resolve', threatId: locator('../sites', 'id') });
+		const result = await run({ resource: 'threat', operation: 'resolve', threatId: byId('../sites') });
 
-		expect(result.nodeError(SECURITY_NODE_NAME)?.message).toBe('The threat ID "../sites" is not a valid ID');
+		expect(result.error?.name).toBe('NodeOperationError');
+		expect(result.error?.message).toContain('"../sites"');
 		expect(securityRequests()).toHaveLength(0);
 	});
 
 	it('reports a threat resolved already as a conflict', async () => {
-		const result = await run({ resource: 'threat', operation: 'resolve', threatId: locator('thr_4', 'id') });
+		const result = await run({ resource: 'threat', operation: 'resolve', threatId: byId('thr_4') });
 
-		expect(result.nodeError(SECURITY_NODE_NAME)?.message).toBe(
-			'The Security Service refused a conflicting change [conflict]: Threat thr_4 is already resolved',
-		);
+		expect(reasonOf(result.error)).toBe('conflict');
+		expect(result.error?.httpCode).toBe('409');
+		expect(result.error?.message).toMatch(/: Threat thr_4 is already resolved$/);
 	});
 });

@@ -1,29 +1,21 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { testCredential } from '../harness/credentialTest.ts';
 import { runListSearch } from '../harness/listSearch.ts';
-import { startSandbox, type Sandbox } from '../sandbox/index.ts';
+import { reasonOf } from '../harness/runNode.ts';
+import { requestsTo, sandboxCredentials, withSandbox } from '../harness/sandbox.ts';
 
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ quiet: true });
-});
-afterAll(async () => await sandbox.close());
-beforeEach(() => sandbox.reset());
+const sandbox = withSandbox();
+const securityRequests = () => requestsTo(sandbox, 'security');
 
 function search(method: string, filter?: string, paginationToken?: string) {
 	return runListSearch({
 		nodeType: 'securityService',
 		method,
-		credentials: { securityServiceApi: { baseUrl: sandbox.securityUrl, apiKey: sandbox.securityKey } },
+		credentials: sandboxCredentials(sandbox),
 		filter,
 		paginationToken,
 	});
-}
-
-function securityRequests() {
-	return sandbox.requests.filter((request) => request.service === 'security');
 }
 
 describe('Site list (scan trigger)', () => {
@@ -58,7 +50,7 @@ describe('Unresolved threat list (threat resolve)', () => {
 		// Every fourth seeded threat (thr_4, thr_8, …) is resolved.
 		expect(results).toHaveLength(21);
 		expect(results.map((threat) => threat.value)).not.toContain('thr_4');
-		expect(results[0]).toEqual({ name: expect.stringMatching(/ \(low, st_1, thr_1\)$/), value: 'thr_1' });
+		expect(results[0]).toEqual({ name: 'Injected script in theme footer (low, st_1, thr_1)', value: 'thr_1' });
 	});
 
 	it('searches title, severity and ID', async () => {
@@ -88,9 +80,10 @@ describe('Unresolved threat list (threat resolve)', () => {
 
 	it('refuses a token pointing at another host, so the key never leaves for it', async () => {
 		const token = JSON.stringify({ url: 'http://attacker.invalid/threats?page=2' });
-		await expect(search('searchUnresolvedThreats', undefined, token)).rejects.toThrow(
-			'Refused to send the API key to http://attacker.invalid: it is outside the base URL of the "Security Service API" credential [foreign_url]',
-		);
+		const error: unknown = await search('searchUnresolvedThreats', undefined, token).catch((caught: unknown) => caught);
+		// The wording is asserted in originRule.test.ts.
+		expect(reasonOf(error)).toBe('foreign_url');
+		expect((error as Error).message).toContain('http://attacker.invalid');
 		expect(securityRequests()).toHaveLength(0);
 	});
 });
@@ -113,10 +106,16 @@ describe('Security Service API credential test', () => {
 		const wrongUrl = await testCredential('securityServiceApi', { baseUrl: `${sandbox.origin}/security`, apiKey: sandbox.securityKey });
 		const unreachable = await testCredential('securityServiceApi', { baseUrl: 'http://127.0.0.1:1/v1', apiKey: sandbox.securityKey });
 
-		expect(badKey).toEqual({ status: 'Error', message: expect.stringContaining('rejected the API key') });
-		expect(wrongUrl).toEqual({ status: 'Error', message: expect.stringContaining('check the base URL') });
-		expect(unreachable.status).toBe('Error');
-		expect(unreachable.message).toContain('ECONNREFUSED');
+		expect(badKey).toEqual({
+			status: 'Error',
+			message: 'The service rejected the API key: check the key in the dashboard settings (it may have been rotated).',
+		});
+		expect(wrongUrl).toEqual({
+			status: 'Error',
+			message: 'No API answered at <base URL>/sites: check the base URL (with the version segment, without /api).',
+		});
+		// n8n's tester reports a connection failure by its error code.
+		expect(unreachable).toEqual({ status: 'Error', message: 'ECONNREFUSED' });
 		expect(new Set([badKey.message, wrongUrl.message, unreachable.message]).size).toBe(3);
 	});
 });

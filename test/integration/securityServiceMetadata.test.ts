@@ -3,26 +3,21 @@ import path from 'node:path';
 
 import { loadOutputSchema } from 'n8n-core';
 import type { INodeParameters, INodeProperties, INodeType } from 'n8n-workflow';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { validateJson, type JsonSchema } from '../harness/jsonSchema.ts';
-import { loadPackageTypes, PACKAGE_PREFIX, PACKAGE_ROOT } from '../harness/packageTypes.ts';
-import { locator, runSecurityNode, SECURITY_NODE_NAME } from '../harness/securityWorkflow.ts';
-import { startSandbox, type Sandbox } from '../sandbox/index.ts';
+import { loadPackageTypes } from '../harness/packageTypes.ts';
+import { fromList, runNode } from '../harness/runNode.ts';
+import { withSandbox } from '../harness/sandbox.ts';
+import { PACKAGE_NAME, PACKAGE_ROOT } from '../n8n/paths.ts';
 
 const NODE_DIR = path.join(PACKAGE_ROOT, 'nodes/SecurityService');
 const TRIGGER_DIR = path.join(PACKAGE_ROOT, 'nodes/SecurityServiceTrigger');
 
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ quiet: true });
-});
-afterAll(async () => await sandbox.close());
-beforeEach(() => sandbox.reset());
+const sandbox = withSandbox();
 
 async function nodeType(name: string): Promise<INodeType> {
-	const type = (await loadPackageTypes()).nodes.get(`${PACKAGE_PREFIX}.${name}`);
+	const type = (await loadPackageTypes()).nodes.get(`${PACKAGE_NAME}.${name}`);
 	if (!type) throw new Error(`${name} is not registered in package.json`);
 	return type;
 }
@@ -42,9 +37,9 @@ describe('Security Service: output schemas', () => {
 		{ resource: 'site', operation: 'getAll', parameters: { returnAll: true } },
 		{ resource: 'site', operation: 'create', parameters: { url: 'https://a.example', name: 'A' } },
 		{ resource: 'scan', operation: 'getAll', parameters: { returnAll: true } },
-		{ resource: 'scan', operation: 'trigger', parameters: { siteId: locator('st_1') } },
+		{ resource: 'scan', operation: 'trigger', parameters: { siteId: fromList('st_1') } },
 		{ resource: 'threat', operation: 'getAll', parameters: { returnAll: true } },
-		{ resource: 'threat', operation: 'resolve', parameters: { threatId: locator('thr_1') } },
+		{ resource: 'threat', operation: 'resolve', parameters: { threatId: fromList('thr_1') } },
 		{ resource: 'update', operation: 'getAll', parameters: { returnAll: true } },
 		{ resource: 'report', operation: 'getAll', parameters: { returnAll: true } },
 	];
@@ -54,13 +49,9 @@ describe('Security Service: output schemas', () => {
 			const schema = loadOutputSchema({ nodeDir: NODE_DIR, version: 1, resource, operation }) as JsonSchema | undefined;
 			expect(schema).toBeDefined();
 
-			const result = await runSecurityNode(
-				{ resource, operation, ...parameters },
-				{ baseUrl: sandbox.securityUrl, apiKey: sandbox.securityKey },
-			);
-			const items = result.output(SECURITY_NODE_NAME);
-			expect(items.length).toBeGreaterThan(0);
-			for (const { json } of items) {
+			const { json: output } = await runNode('securityService', { resource, operation, ...parameters }, { sandbox });
+			expect(output.length).toBeGreaterThan(0);
+			for (const json of output) {
 				expect(validateJson(schema as JsonSchema, json)).toEqual([]);
 				expect(Object.keys(json).filter((key) => !(key in (schema?.properties ?? {})))).toEqual([]);
 			}
@@ -101,7 +92,7 @@ describe('Security Service: description', () => {
 		const icon = description.icon as { light: string; dark: string };
 		for (const file of [icon.light, icon.dark]) expect(existsSync(path.join(NODE_DIR, file.replace(/^file:/, '')))).toBe(true);
 		const codex = JSON.parse(readFileSync(path.join(NODE_DIR, 'SecurityService.node.json'), 'utf8')) as { node: string };
-		expect(codex.node).toBe(`${PACKAGE_PREFIX}.securityService`);
+		expect(codex.node).toBe(`${PACKAGE_NAME}.securityService`);
 	});
 });
 
@@ -119,6 +110,6 @@ describe('Security Service Trigger: description', () => {
 		const codex = JSON.parse(readFileSync(path.join(TRIGGER_DIR, 'SecurityServiceTrigger.node.json'), 'utf8')) as {
 			node: string;
 		};
-		expect(codex.node).toBe(`${PACKAGE_PREFIX}.securityServiceTrigger`);
+		expect(codex.node).toBe(`${PACKAGE_NAME}.securityServiceTrigger`);
 	});
 });

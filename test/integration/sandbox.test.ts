@@ -3,8 +3,9 @@ import { createServer } from 'node:http';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startSandbox } from '../sandbox/index.ts';
-import type { DeliveryRecord, Sandbox, SandboxOptions } from '../sandbox/index.ts';
+
+import { withSandbox } from '../harness/sandbox.ts';
+import type { DeliveryRecord } from '../sandbox/index.ts';
 
 interface Received {
 	headers: IncomingHttpHeaders;
@@ -23,11 +24,7 @@ afterEach(async () => {
 	while (cleanups.length > 0) await cleanups.pop()?.();
 });
 
-async function start(options: SandboxOptions = {}): Promise<Sandbox> {
-	const sandbox = await startSandbox({ quiet: true, ...options });
-	cleanups.push(() => sandbox.close());
-	return sandbox;
-}
+const sandbox = withSandbox();
 
 /** A local webhook receiver; `statusFor(n)` decides the answer to the n-th request (1-based). */
 async function startReceiver(statusFor: (n: number) => number = () => 200): Promise<Receiver> {
@@ -97,7 +94,6 @@ async function waitUntil(epochMs: number): Promise<void> {
 
 describe('performance service: authentication and scopes', () => {
 	it('answers 401 auth_required without a header and auth_invalid for an unknown token', async () => {
-		const sandbox = await start();
 		const missing = await call(sandbox.performanceUrl, '/sites');
 		expect(missing.status).toBe(401);
 		expect(errorOf(await json(missing))).toMatchObject({ code: 'auth_required' });
@@ -108,7 +104,6 @@ describe('performance service: authentication and scopes', () => {
 	});
 
 	it('refuses reoptimize for a read-only token with 403 insufficient_scope', async () => {
-		const sandbox = await start();
 		const refused = await call(sandbox.performanceUrl, '/sites/site_1/reoptimize', {
 			token: sandbox.tokens.readOnly,
 			method: 'POST',
@@ -128,7 +123,6 @@ describe('performance service: authentication and scopes', () => {
 
 describe('performance service: routes', () => {
 	it('lists sites, reads one with events, lists audits and 404s unknown ids and encoded slashes', async () => {
-		const sandbox = await start();
 		const { readOnly } = sandbox.tokens;
 		const sites = (await json(await call(sandbox.performanceUrl, '/sites', { token: readOnly }))).sites as Array<
 			Record<string, unknown>
@@ -160,7 +154,6 @@ describe('performance service: routes', () => {
 	});
 
 	it('answers 409 conflict for a duplicate hostname on create and update', async () => {
-		const sandbox = await start();
 		const token = sandbox.tokens.readWrite;
 		const created = await call(sandbox.performanceUrl, '/sites', {
 			token,
@@ -191,7 +184,7 @@ describe('performance service: routes', () => {
 
 describe('performance service: rate limits', () => {
 	it('limits requests per token per minute (sliding window)', async () => {
-		const sandbox = await start({ limits: { requestsPerMinute: 3 }, timeScale: 60, resetFormat: 'epochMillis' });
+		sandbox.setOptions({ limits: { requestsPerMinute: 3 }, timeScale: 60, resetFormat: 'epochMillis' });
 		const token = sandbox.tokens.readOnly;
 		const remaining: number[] = [];
 		for (let i = 0; i < 3; i += 1) {
@@ -218,7 +211,7 @@ describe('performance service: rate limits', () => {
 	});
 
 	it('limits reoptimizations per site per hour and describes that limit in the headers', async () => {
-		const sandbox = await start({
+		sandbox.setOptions({
 			limits: { reoptimizationsPerHour: 2 },
 			timeScale: 3600,
 			resetFormat: 'secondsUntilReset',
@@ -255,7 +248,7 @@ describe('performance service: rate limits', () => {
 	});
 
 	it('limits site creations per minute for the organisation', async () => {
-		const sandbox = await start({ limits: { siteCreationsPerMinute: 2 }, timeScale: 120 });
+		sandbox.setOptions({ limits: { siteCreationsPerMinute: 2 }, timeScale: 120 });
 		const create = (n: number, token = sandbox.tokens.readWrite): Promise<Response> =>
 			call(sandbox.performanceUrl, '/sites', {
 				token,
@@ -281,7 +274,6 @@ describe('performance service: rate limits', () => {
 
 describe('performance webhooks', () => {
 	it('delivers a signed JSON POST that verifies over `${timestamp}.${rawBody}`', async () => {
-		const sandbox = await start();
 		const receiver = await startReceiver();
 		const endpointId = sandbox.addWebhookEndpoint(receiver.url);
 		const event = sandbox.emit('audit.completed');
@@ -303,7 +295,7 @@ describe('performance webhooks', () => {
 	});
 
 	it('retries a failed delivery with a fresh timestamp and signature', async () => {
-		const sandbox = await start({ webhookBackoffMs: 1200 });
+		sandbox.setOptions({ webhookBackoffMs: 1200 });
 		const receiver = await startReceiver((n) => (n === 1 ? 500 : 204));
 		sandbox.addWebhookEndpoint(receiver.url);
 		sandbox.emit('site.added');
@@ -327,7 +319,7 @@ describe('performance webhooks', () => {
 	});
 
 	it('pauses an endpoint after 30 consecutive failures and shows it in /_control/state', async () => {
-		const sandbox = await start({ webhookBackoffMs: 5 });
+		sandbox.setOptions({ webhookBackoffMs: 5 });
 		const failing = await startReceiver(() => 500);
 		const healthy = await startReceiver();
 		const failingId = sandbox.addWebhookEndpoint(failing.url);
@@ -354,7 +346,7 @@ describe('performance webhooks', () => {
 	});
 
 	it('publishes two artifacts and one audit per strategy after a reoptimization', async () => {
-		const sandbox = await start({ queueDelayMs: 40 });
+		sandbox.setOptions({ queueDelayMs: 40 });
 		const receiver = await startReceiver();
 		sandbox.addWebhookEndpoint(receiver.url);
 		const response = await call(sandbox.performanceUrl, '/sites/site_1/reoptimize', {
@@ -380,7 +372,7 @@ describe('performance webhooks', () => {
 	});
 
 	it('reports a regression with an alert that opens and later resolves', async () => {
-		const sandbox = await start({ queueDelayMs: 40 });
+		sandbox.setOptions({ queueDelayMs: 40 });
 		const receiver = await startReceiver();
 		sandbox.addWebhookEndpoint(receiver.url, { events: ['audit.regression', 'alert.opened', 'alert.resolved'] });
 		await call(sandbox.performanceUrl, '/sites/site_3/reoptimize', { token: sandbox.tokens.readWrite, method: 'POST' });
@@ -395,33 +387,33 @@ describe('performance webhooks', () => {
 });
 
 describe('security service', () => {
-	const threatsOf = async (sandbox: Sandbox, query = ''): Promise<Response> =>
+	const threatsOf = async (query = ''): Promise<Response> =>
 		call(sandbox.securityUrl, `/threats${query}`, { token: sandbox.securityKey });
 
 	it('requires the bearer key and rate-limits per key with Retry-After', async () => {
-		const sandbox = await start({ limits: { securityRequestsPerMinute: 2 } });
+		sandbox.setOptions({ limits: { securityRequestsPerMinute: 2 } });
 		expect((await call(sandbox.securityUrl, '/sites')).status).toBe(401);
 		expect((await call(sandbox.securityUrl, '/sites', { token: 'wrong' })).status).toBe(401);
-		expect((await threatsOf(sandbox)).status).toBe(200);
-		expect(rateHeaders(await threatsOf(sandbox))).toMatchObject({ limit: 2, remaining: 0 });
-		const limited = await threatsOf(sandbox);
+		expect((await threatsOf()).status).toBe(200);
+		expect(rateHeaders(await threatsOf())).toMatchObject({ limit: 2, remaining: 0 });
+		const limited = await threatsOf();
 		expect(limited.status).toBe(429);
 		expect(errorOf(await json(limited)).code).toBe('rate_limited');
 		expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
 	});
 
 	it('returns lists in each configured shape, including pagination', async () => {
-		const sandbox = await start({ securityListShape: 'bare' });
-		const bare = (await (await threatsOf(sandbox)).json()) as unknown[];
+		sandbox.setOptions({ securityListShape: 'bare' });
+		const bare = (await (await threatsOf()).json()) as unknown[];
 		expect(bare.length).toBeGreaterThanOrEqual(25);
 
 		sandbox.setOptions({ securityListShape: 'wrapped' });
-		expect(((await json(await threatsOf(sandbox))).threats as unknown[]).length).toBe(bare.length);
+		expect(((await json(await threatsOf())).threats as unknown[]).length).toBe(bare.length);
 		sandbox.setOptions({ securityListShape: 'data' });
-		expect(((await json(await threatsOf(sandbox))).data as unknown[]).length).toBe(bare.length);
+		expect(((await json(await threatsOf())).data as unknown[]).length).toBe(bare.length);
 
 		sandbox.setOptions({ securityListShape: 'paginated' });
-		const first = await threatsOf(sandbox, '?status=open');
+		const first = await threatsOf('?status=open');
 		const page1 = await json(first);
 		const open = (bare as Array<{ status: string }>).filter((t) => t.status === 'open');
 		expect(page1).toMatchObject({ page: 1, totalPages: Math.ceil(open.length / 10) });
@@ -442,12 +434,11 @@ describe('security service', () => {
 		expect(seen.map((t) => t.id)).toEqual(open.map((t) => (t as unknown as { id: string }).id));
 		expect(last?.headers.get('link')).toBeNull();
 
-		const small = await json(await threatsOf(sandbox, '?per_page=5&page=2&severity=critical'));
+		const small = await json(await threatsOf('?per_page=5&page=2&severity=critical'));
 		expect((small.data as Array<{ severity: string }>).every((t) => t.severity === 'critical')).toBe(true);
 	});
 
 	it('creates sites, triggers scans and resolves threats', async () => {
-		const sandbox = await start();
 		const key = sandbox.securityKey;
 		const site = await call(sandbox.securityUrl, '/sites', {
 			token: key,
@@ -481,7 +472,6 @@ describe('security service', () => {
 	});
 
 	it('formats errors in each configured shape', async () => {
-		const sandbox = await start();
 		const notFound = (): Promise<Response> =>
 			call(sandbox.securityUrl, '/threats/thr_999/resolve', { token: sandbox.securityKey, method: 'PATCH' });
 		const message = 'Threat thr_999 was not found';
@@ -506,7 +496,6 @@ describe('security service', () => {
 
 describe('fault injection', () => {
 	it('injects each kind of fault, limited by times, method and path prefix', async () => {
-		const sandbox = await start();
 		const token = sandbox.tokens.readOnly;
 		const sites = (): Promise<Response> => call(sandbox.performanceUrl, '/sites', { token });
 
@@ -542,12 +531,10 @@ describe('fault injection', () => {
 
 		sandbox.setFault({ service: 'performance', method: 'POST', path: '/sites*', kind: 'status500' });
 		expect((await sites()).status).toBe(200);
-		sandbox.clearFaults();
 		expect(sandbox.requests.filter((r) => r.service === 'performance' && r.path === '/sites')).toHaveLength(7);
 	});
 
 	it('takes faults through the control API', async () => {
-		const sandbox = await start();
 		const added = await fetch(`${sandbox.origin}/_control/faults`, {
 			method: 'POST',
 			headers: { 'content-type': 'application/json' },
@@ -562,7 +549,6 @@ describe('fault injection', () => {
 
 describe('control API', () => {
 	it('registers webhooks, emits events, records chat messages, adds records and resets', async () => {
-		const sandbox = await start();
 		const receiver = await startReceiver();
 		const post = (path: string, body: unknown): Promise<Response> =>
 			fetch(`${sandbox.origin}/_control${path}`, {

@@ -4,6 +4,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 
+import { PERFORMANCE_LIMITS, PERFORMANCE_SCOPES } from '../../nodes/shared/performanceApi.ts';
 import { withSandbox } from '../harness/sandbox.ts';
 import type { DeliveryRecord } from '../sandbox/index.ts';
 
@@ -110,8 +111,8 @@ describe('performance service: authentication and scopes', () => {
 		});
 		expect(refused.status).toBe(403);
 		const error = errorOf(await json(refused));
-		expect(error).toMatchObject({ code: 'insufficient_scope', required_scope: 'audits:write' });
-		expect(error.message).toContain('audits:write');
+		expect(error).toMatchObject({ code: 'insufficient_scope', required_scope: PERFORMANCE_SCOPES.auditsWrite });
+		expect(error.message).toContain(PERFORMANCE_SCOPES.auditsWrite);
 
 		const noScopes = await call(sandbox.performanceUrl, '/sites', { token: sandbox.tokens.noScopes });
 		expect(noScopes.status).toBe(403);
@@ -241,7 +242,7 @@ describe('performance service: rate limits', () => {
 
 		expect((await reoptimize('site_2')).status).toBe(200);
 		const listing = await call(sandbox.performanceUrl, '/sites', { token });
-		expect(rateHeaders(listing).limit).toBe(1000);
+		expect(rateHeaders(listing).limit).toBe(PERFORMANCE_LIMITS.requestsPerMinutePerToken);
 
 		await new Promise((resolve) => setTimeout(resolve, 1050));
 		expect((await reoptimize('site_1')).status).toBe(200);

@@ -7,12 +7,15 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
+import { readBaseUrl } from '../shared/baseUrl';
 import { readQueryParameters } from '../shared/queryParameters';
-import { SECURITY_SERVICE, securityList } from '../shared/securityTransport';
-import { newestRecord } from './newestRecord';
-import { firstMemory, nextPoll, readMemory } from './pollMemory';
+import { SECURITY_SERVICE } from '../shared/securityTransport';
+import { securityListReader } from './listPages';
+import { newestListed } from './manualRun';
+import { firstPoll, nextPoll } from './pollList';
+import { configurationFingerprint, readMemory, storedMemory } from './pollMemory';
 import { triggerProperties } from './properties';
-import { identifyRecords, type IdentifiedRecord } from './recordIds';
+import type { IdentifiedRecord } from './recordIds';
 import { matchesFilters, readFilters } from './recordFilters';
 import { findEvent } from './triggerEvents';
 
@@ -44,30 +47,25 @@ export class SecurityServiceTrigger implements INodeType {
 		const event = findEvent(this.getNode(), this.getNodeParameter('event'));
 		const filters = readFilters(event, this.getNodeParameter('filters', {}));
 		const qs = readQueryParameters(this.getNodeParameter('queryParameters', {}));
-		const records = await securityList(
-			this,
-			{ method: 'GET', path: event.path, qs },
-			{ plural: event.plural, returnAll: true, limit: 0 },
-		);
-		const identified = identifyRecords(this.getNode(), records, event.plural);
 		const wanted = (record: IDataObject) => matchesFilters(record, filters);
 
 		if (this.getMode() === 'manual') {
-			const newest = newestRecord(identified.filter(({ record }) => wanted(record)));
+			const newest = await newestListed(securityListReader(this, event, qs, { budgeted: false }), wanted);
 			return newest ? toItems([newest]) : null;
 		}
 
-		const credentials = await this.getCredentials(SECURITY_SERVICE.credentialType);
-		const baseUrl = String(credentials.baseUrl ?? '').trim().replace(/\/+$/, '');
-		const source = JSON.stringify({ event: event.value, baseUrl, qs, filters });
+		const baseUrl = await readBaseUrl(this, SECURITY_SERVICE);
+		const configuration = JSON.stringify({ event: event.value, baseUrl, qs, filters });
 		const staticData = this.getWorkflowStaticData('node');
-		const memory = readMemory(staticData[MEMORY_KEY], source);
+		const memory = readMemory(staticData[MEMORY_KEY], configuration);
+		const reader = securityListReader(this, event, qs, { budgeted: true });
 		if (!memory) {
-			staticData[MEMORY_KEY] = firstMemory(source, identified);
+			const first = await firstPoll(reader, configurationFingerprint(configuration), Date.now());
+			staticData[MEMORY_KEY] = storedMemory(first);
 			return null;
 		}
-		const outcome = nextPoll(memory, identified, wanted);
-		staticData[MEMORY_KEY] = outcome.memory;
+		const outcome = await nextPoll(reader, memory, wanted);
+		staticData[MEMORY_KEY] = storedMemory(outcome.memory);
 		return outcome.emit.length > 0 ? toItems(outcome.emit) : null;
 	}
 }

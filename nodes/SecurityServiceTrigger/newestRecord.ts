@@ -1,36 +1,9 @@
-import type { IDataObject } from 'n8n-workflow';
+import { recordTime } from '../shared/records';
 
 import type { IdentifiedRecord } from './recordIds';
 
-/** Date fields a record may carry, most telling first. */
-const DATE_FIELDS = [
-	'createdAt',
-	'created_at',
-	'detectedAt',
-	'detected_at',
-	'startedAt',
-	'started_at',
-	'publishedAt',
-	'published_at',
-	'finishedAt',
-	'finished_at',
-	'updatedAt',
-	'updated_at',
-	'date',
-	'timestamp',
-];
-
-function timeOf(record: IDataObject): number | undefined {
-	for (const field of DATE_FIELDS) {
-		const value = record[field];
-		const time = typeof value === 'string' ? Date.parse(value) : typeof value === 'number' ? value : NaN;
-		if (Number.isFinite(time)) return time;
-	}
-	return undefined;
-}
-
 /** `thr_12` → ["thr_", 12]; undefined for IDs that do not end in a number. */
-function counterOf(id: string): [string, number] | undefined {
+export function idCounter(id: string): [string, number] | undefined {
 	const match = /^(.*?)(\d+)$/.exec(id);
 	return match ? [match[1], Number(match[2])] : undefined;
 }
@@ -46,13 +19,13 @@ function maxBy<T>(entries: T[], score: (entry: T) => number): T {
  */
 export function newestRecord(records: IdentifiedRecord[]): IdentifiedRecord | undefined {
 	if (records.length === 0) return undefined;
-	if (records.every(({ record }) => timeOf(record) !== undefined)) {
-		return maxBy(records, ({ record }) => timeOf(record) as number);
+	if (records.every(({ record }) => recordTime(record) !== undefined)) {
+		return maxBy(records, ({ record }) => recordTime(record) as number);
 	}
-	const counters = records.map(({ id }) => counterOf(id));
+	const counters = records.map(({ id }) => idCounter(id));
 	const prefix = counters[0]?.[0];
 	if (counters.every((counter) => counter !== undefined && counter[0] === prefix)) {
-		return maxBy(records, ({ id }) => (counterOf(id) as [string, number])[1]);
+		return maxBy(records, ({ id }) => (idCounter(id) as [string, number])[1]);
 	}
 	return records[records.length - 1];
 }

@@ -1,15 +1,10 @@
 import { NodeOperationError, type IDataObject, type INode } from 'n8n-workflow';
 
+import { textOf } from '../shared/records';
+
 export interface IdentifiedRecord {
 	id: string;
 	record: IDataObject;
-}
-
-function idOf(record: IDataObject): string | undefined {
-	const { id } = record;
-	if (typeof id === 'number' && Number.isFinite(id)) return String(id);
-	if (typeof id === 'string' && id.trim() !== '') return id.trim();
-	return undefined;
 }
 
 /**
@@ -21,7 +16,7 @@ export function identifyRecords(node: INode, records: IDataObject[], plural: str
 	const seen = new Set<string>();
 	const missing: IDataObject[] = [];
 	for (const record of records) {
-		const id = idOf(record);
+		const id = textOf(record.id);
 		if (id === undefined) {
 			missing.push(record);
 			continue;

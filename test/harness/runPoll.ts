@@ -20,6 +20,14 @@ export interface PollOptions {
 	activation?: WorkflowActivateMode;
 	/** The node under test; its name keys its static data. */
 	node: INode;
+	/** What `getPollBudgetMs()` returns; null: the method is missing, as before n8n 2.38. Default: n8n-core's (5 minutes). */
+	pollBudgetMs?: number | null;
+	/**
+	 * n8n's durable poll cursors (`N8N_POLLER_DURABLE_CURSORS_ENABLED`), default on: a poll that emits
+	 * nothing commits its static data. Off (n8n's default): only an emit saves it; the rest stays in
+	 * the process's memory (`liveStaticData`) and is lost on a restart.
+	 */
+	durableCursors?: boolean;
 }
 
 export interface PollRun {
@@ -31,6 +39,8 @@ export interface PollRun {
 	staticData: IDataObject | undefined;
 	/** Whether the engine saved the static data (after an emit, or on a cursor commit). */
 	saved: boolean;
+	/** Static data as the process holds it after the poll: what its next poll sees without a restart. */
+	liveStaticData: IDataObject;
 	error?: Error;
 }
 
@@ -79,8 +89,14 @@ export async function runPoll(options: PollOptions): Promise<PollRun> {
 		(error) => {
 			throw error;
 		},
-		async () => save(),
+		async () => {
+			if (options.durableCursors !== false) save();
+		},
+		undefined,
+		undefined,
+		typeof options.pollBudgetMs === 'number' ? () => options.pollBudgetMs as number : undefined,
 	);
+	if (options.pollBudgetMs === null) Reflect.deleteProperty(context, 'getPollBudgetMs');
 
 	const pollers = new TriggersAndPollers();
 	try {
@@ -92,8 +108,10 @@ export async function runPoll(options: PollOptions): Promise<PollRun> {
 			}
 			return response;
 		});
-		return { result, items: result?.[0] ?? [], staticData: saved, saved: didSave };
+		const live = persisted(workflow.staticData);
+		return { result, items: result?.[0] ?? [], staticData: saved, saved: didSave, liveStaticData: live };
 	} catch (error) {
-		return { result: null, items: [], staticData: saved, saved: didSave, error: error as Error };
+		const live = persisted(workflow.staticData);
+		return { result: null, items: [], staticData: saved, saved: didSave, liveStaticData: live, error: error as Error };
 	}
 }

@@ -98,6 +98,15 @@ export class SandboxContext {
 		return record;
 	}
 
+	/** Adds `count` records at once, dated a millisecond apart up to now. */
+	addSecurityRecords(resource: SecurityResource, count: number): void {
+		const now = Date.now();
+		for (let index = 0; index < count; index++) {
+			const date = new Date(now - count + 1 + index).toISOString();
+			this.sec[resource].push(newSecurityRecord(this.ids, resource, {}, date));
+		}
+	}
+
 	reset(): void {
 		this.scheduler.clearAll();
 		this.webhooks.reset();

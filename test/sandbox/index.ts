@@ -27,6 +27,7 @@ export type {
 	ResetFormat,
 	SandboxOptions,
 	SecurityErrorShape,
+	SecurityListOrder,
 	SecurityListShape,
 	WebhookEndpointState,
 	WebhookEvent,
@@ -56,6 +57,8 @@ export interface Sandbox {
 	emit(eventType: string, data?: Record<string, unknown>): WebhookEvent;
 	waitForDeliveries(predicate: (deliveries: DeliveryRecord[]) => boolean, timeoutMs?: number): Promise<DeliveryRecord[]>;
 	addThreat(partial?: Record<string, unknown>): Record<string, unknown>;
+	/** Adds `count` threats at once (a long list in no time), dated a millisecond apart up to now. */
+	addThreats(count: number): void;
 	addScan(partial?: Record<string, unknown>): Record<string, unknown>;
 	addUpdate(partial?: Record<string, unknown>): Record<string, unknown>;
 	addReport(partial?: Record<string, unknown>): Record<string, unknown>;
@@ -104,6 +107,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		emit: (eventType, data) => ctx.emit(eventType, data),
 		waitForDeliveries: (predicate, timeoutMs) => ctx.webhooks.waitFor(predicate, timeoutMs),
 		addThreat: (partial) => ctx.addSecurityRecord('threats', partial),
+		addThreats: (count) => ctx.addSecurityRecords('threats', count),
 		addScan: (partial) => ctx.addSecurityRecord('scans', partial),
 		addUpdate: (partial) => ctx.addSecurityRecord('updates', partial),
 		addReport: (partial) => ctx.addSecurityRecord('reports', partial),

@@ -14,6 +14,7 @@ export const DEFAULT_OPTIONS: ResolvedOptions = {
 	retryAfter: false,
 	securityRateLimitHeaders: true,
 	securityListShape: 'wrapped',
+	securityListOrder: 'oldestFirst',
 	securityErrorShape: 'nested',
 	webhookBackoffMs: 1000,
 	queueDelayMs: 2000,
@@ -22,7 +23,8 @@ export const DEFAULT_OPTIONS: ResolvedOptions = {
 
 const CHOICES = {
 	resetFormat: ['epochSeconds', 'epochMillis', 'secondsUntilReset'],
-	securityListShape: ['bare', 'wrapped', 'data', 'paginated'],
+	securityListShape: ['bare', 'wrapped', 'data', 'paginated', 'pageNumbers', 'nextLinks', 'cursors'],
+	securityListOrder: ['oldestFirst', 'newestFirst'],
 	securityErrorShape: ['nested', 'flat', 'string', 'message', 'text'],
 } as const;
 

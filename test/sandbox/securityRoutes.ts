@@ -6,6 +6,7 @@ import { jsonReply, parseObjectBody, securityError, withHeaders } from './reply.
 import type { IncomingCall, Reply } from './reply.ts';
 import { FILTERABLE, SECURITY_RESOURCES } from './securityModel.ts';
 import type { SecurityRecord, SecurityResource } from './securityModel.ts';
+import type { SecurityListShape } from './types.ts';
 
 export const PAGE_SIZE = { default: 10, max: 100 } as const;
 
@@ -30,13 +31,35 @@ function positiveInteger(raw: string | null, fallback: number): number {
 	return /^\d+$/.test(raw) && Number(raw) >= 1 ? Number(raw) : NaN;
 }
 
-function paginate(resource: SecurityResource, records: SecurityRecord[], call: SecurityCall, fail: Fail): Reply {
+/** `cursors`: the cursor names the record a page follows (base64url of its id), so it stays put while records are added. */
+function paginateByCursor(records: SecurityRecord[], perPage: number, call: SecurityCall, fail: Fail): Reply {
+	const cursor = call.query.get('cursor');
+	let start = 0;
+	if (cursor !== null) {
+		const after = records.findIndex((record) => record.id === Buffer.from(cursor, 'base64url').toString());
+		if (after < 0) return fail(400, 'invalid_request', 'cursor is not valid');
+		start = after + 1;
+	}
+	const data = records.slice(start, start + perPage);
+	const more = start + perPage < records.length;
+	const nextCursor = more ? Buffer.from(data[data.length - 1].id).toString('base64url') : null;
+	return jsonReply(200, { data, nextCursor });
+}
+
+function paginate(
+	resource: SecurityResource,
+	records: SecurityRecord[],
+	call: SecurityCall,
+	fail: Fail,
+	shape: SecurityListShape,
+): Reply {
 	const page = positiveInteger(call.query.get('page'), 1);
 	const perPage = positiveInteger(call.query.get('per_page'), PAGE_SIZE.default);
 	if (Number.isNaN(page)) return fail(400, 'invalid_request', 'page must be a positive integer');
 	if (Number.isNaN(perPage) || perPage > PAGE_SIZE.max) {
 		return fail(400, 'invalid_request', `per_page must be an integer from 1 to ${PAGE_SIZE.max}`);
 	}
+	if (shape === 'cursors') return paginateByCursor(records, perPage, call, fail);
 	const totalPages = Math.max(1, Math.ceil(records.length / perPage));
 	let next: string | null = null;
 	if (page < totalPages) {
@@ -45,12 +68,16 @@ function paginate(resource: SecurityResource, records: SecurityRecord[], call: S
 		next = `${call.publicBase}/${resource}?${query.toString()}`;
 	}
 	const data = records.slice((page - 1) * perPage, page * perPage);
+	if (shape === 'pageNumbers') return jsonReply(200, { data, page, totalPages });
+	if (shape === 'nextLinks') return jsonReply(200, { data, next });
 	return jsonReply(200, { data, page, totalPages, next }, next ? { link: `<${next}>; rel="next"` } : {});
 }
 
 function list(ctx: SandboxContext, resource: SecurityResource, call: SecurityCall, fail: Fail): Reply {
-	const records = filtered(ctx, resource, call.query);
-	switch (ctx.options.securityListShape) {
+	const inOrder = filtered(ctx, resource, call.query);
+	const records = ctx.options.securityListOrder === 'newestFirst' ? [...inOrder].reverse() : inOrder;
+	const shape = ctx.options.securityListShape;
+	switch (shape) {
 		case 'bare':
 			return jsonReply(200, records);
 		case 'wrapped':
@@ -58,7 +85,10 @@ function list(ctx: SandboxContext, resource: SecurityResource, call: SecurityCal
 		case 'data':
 			return jsonReply(200, { data: records });
 		case 'paginated':
-			return paginate(resource, records, call, fail);
+		case 'pageNumbers':
+		case 'nextLinks':
+		case 'cursors':
+			return paginate(resource, records, call, fail, shape);
 	}
 }
 

@@ -1,6 +1,11 @@
 export type ServiceName = 'performance' | 'security';
 export type ResetFormat = 'epochSeconds' | 'epochMillis' | 'secondsUntilReset';
-export type SecurityListShape = 'bare' | 'wrapped' | 'data' | 'paginated';
+/**
+ * `paginated`: page numbers, a `next` link and a Link header; `pageNumbers`, `nextLinks` and
+ * `cursors`: only that one pagination hint.
+ */
+export type SecurityListShape = 'bare' | 'wrapped' | 'data' | 'paginated' | 'pageNumbers' | 'nextLinks' | 'cursors';
+export type SecurityListOrder = 'oldestFirst' | 'newestFirst';
 export type SecurityErrorShape = 'nested' | 'flat' | 'string' | 'message' | 'text';
 
 export interface RateLimits {
@@ -20,6 +25,8 @@ export interface SandboxOptions {
 	/** Send X-RateLimit-* on security responses (the real service sends none). */
 	securityRateLimitHeaders?: boolean;
 	securityListShape?: SecurityListShape;
+	/** Lists in creation order (default) or the newest record first. */
+	securityListOrder?: SecurityListOrder;
 	securityErrorShape?: SecurityErrorShape;
 	webhookBackoffMs?: number;
 	queueDelayMs?: number;
@@ -35,6 +42,7 @@ export interface ResolvedOptions {
 	retryAfter: boolean;
 	securityRateLimitHeaders: boolean;
 	securityListShape: SecurityListShape;
+	securityListOrder: SecurityListOrder;
 	securityErrorShape: SecurityErrorShape;
 	webhookBackoffMs: number;
 	queueDelayMs: number;

@@ -1,13 +1,16 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
+import { orderOf } from '../../nodes/SecurityServiceTrigger/listOrder.ts';
+import { ListReader, type PageRef } from '../../nodes/SecurityServiceTrigger/listPages.ts';
 import { newestRecord } from '../../nodes/SecurityServiceTrigger/newestRecord.ts';
+import { firstPoll, nextPoll, type Wanted } from '../../nodes/SecurityServiceTrigger/pollList.ts';
 import {
-	firstMemory,
+	configurationFingerprint,
 	MAX_REMEMBERED_IDS,
-	nextPoll,
 	readMemory,
-	WATCHED_AT_EACH_END,
+	storedMemory,
+	type PollMemory,
 } from '../../nodes/SecurityServiceTrigger/pollMemory.ts';
 import { identifyRecords, type IdentifiedRecord } from '../../nodes/SecurityServiceTrigger/recordIds.ts';
 import { matchesFilters, readFilters } from '../../nodes/SecurityServiceTrigger/recordFilters.ts';
@@ -24,70 +27,167 @@ function range(from: number, to: number): IdentifiedRecord[] {
 	return records(...Array.from({ length: to - from + 1 }, (_, index) => `r${from + index}`));
 }
 
-describe('poll memory', () => {
-	it('remembers everything on the first poll and emits only unknown records later', () => {
-		const memory = firstMemory('src', records('a', 'b'));
-		expect(memory).toEqual({ source: 'src', ids: ['a', 'b'] });
+/** A list in memory, read in pages of `pageSize` (page numbers), with no time limit. */
+function reader(list: IdentifiedRecord[], pageSize = Number.MAX_SAFE_INTEGER): ListReader {
+	const fetchPage = async (ref: PageRef | undefined) => {
+		const page = Number(ref?.qs?.page ?? 1);
+		const next = page * pageSize < list.length ? { qs: { page: page + 1 } } : undefined;
+		return { records: list.slice((page - 1) * pageSize, page * pageSize).map(({ record }) => record), next };
+	};
+	return new ListReader(node, 'records', fetchPage, undefined);
+}
 
-		const outcome = nextPoll(memory, records('a', 'b', 'c'), everything);
-		expect(outcome.emit.map(({ id }) => id)).toEqual(['c']);
-		expect(outcome.memory.ids).toEqual(['a', 'b', 'c']);
-		expect(nextPoll(outcome.memory, records('a', 'b', 'c'), everything).emit).toEqual([]);
+/** Opaque IDs without dates: the order cannot be told from a page. */
+function opaque(count: number, prefix = 'k'): IdentifiedRecord[] {
+	return records(...Array.from({ length: count }, (_, index) => `${prefix}${(index * 7919) % 100_000}x`));
+}
+
+async function first(list: IdentifiedRecord[], pageSize?: number): Promise<PollMemory> {
+	return await firstPoll(reader(list, pageSize), 'fp', Date.now());
+}
+
+async function next(memory: PollMemory, list: IdentifiedRecord[], wanted: Wanted = everything, pageSize?: number) {
+	return await nextPoll(reader(list, pageSize), memory, wanted);
+}
+
+function emitted(outcome: { emit: IdentifiedRecord[] }): string[] {
+	return outcome.emit.map(({ id }) => id);
+}
+
+describe('poll memory', () => {
+	it('remembers everything on the first poll and emits only unknown records later', async () => {
+		const memory = await first(records('a', 'b'));
+		expect(memory.ids).toEqual(['a', 'b']);
+
+		const outcome = await next(memory, records('a', 'b', 'c'));
+		expect(emitted(outcome)).toEqual(['c']);
+		// 'c' came at the end: the list is oldest first, remembered from its new end.
+		expect(outcome.memory.order).toBe('oldestFirst');
+		expect(outcome.memory.ids).toEqual(['c', 'b', 'a']);
+		expect((await next(outcome.memory, records('a', 'b', 'c'))).emit).toEqual([]);
 	});
 
-	it('keeps IDs that left the list, so a list that comes back short causes no flood', () => {
-		const memory = firstMemory('src', records('a', 'b', 'c'));
-		const short = nextPoll(memory, records(), everything);
+	it('keeps IDs that left the list, so a list that comes back short causes no flood', async () => {
+		const memory = await first(records('a', 'b', 'c'));
+		const short = await next(memory, records());
 		expect(short.emit).toEqual([]);
 		expect(short.memory.ids).toEqual(['a', 'b', 'c']);
-		expect(nextPoll(short.memory, records('a', 'b', 'c'), everything).emit).toEqual([]);
+		expect((await next(short.memory, records('a', 'b', 'c'))).emit).toEqual([]);
 	});
 
-	it('does not remember records the filters refuse, so they are emitted once they match', () => {
-		const memory = firstMemory('src', records('a'));
+	it('does not remember records the filters refuse, so they are emitted once they match', async () => {
+		const memory = await first(records('a'));
 		const queued = { id: 'b', record: { id: 'b', status: 'queued' } };
 		const isDone = (record: IDataObject) => record.status === 'completed';
 
-		const first = nextPoll(memory, [...records('a'), queued], isDone);
-		expect(first.emit).toEqual([]);
-		expect(first.memory.ids).toEqual(['a']);
+		const whileQueued = await next(memory, [...records('a'), queued], isDone);
+		expect(whileQueued.emit).toEqual([]);
+		expect(whileQueued.memory.ids).toEqual(['a']);
+		expect(whileQueued.memory.pending).toEqual(['b']);
 
 		const done = { id: 'b', record: { id: 'b', status: 'completed' } };
-		const second = nextPoll(first.memory, [...records('a'), done], isDone);
-		expect(second.emit).toEqual([done]);
-		expect(second.memory.ids).toEqual(['a', 'b']);
+		const completed = await next(whileQueued.memory, [...records('a'), done], isDone);
+		expect(completed.emit).toEqual([done]);
+		expect(completed.memory.ids).toEqual(['b', 'a']);
+		expect(completed.memory.pending).toEqual([]);
 	});
 
-	it(`stays within ${MAX_REMEMBERED_IDS} IDs and watches both ends of a longer list`, () => {
-		const list = range(1, MAX_REMEMBERED_IDS + 1000);
-		const memory = firstMemory('src', list);
+	it(`stays within ${MAX_REMEMBERED_IDS} IDs and watches both ends of a longer list whose order it cannot tell`, async () => {
+		const list = opaque(MAX_REMEMBERED_IDS + 1000);
+		const memory = await first(list);
+		expect(memory.order).toBeUndefined();
 		expect(memory.ids).toHaveLength(MAX_REMEMBERED_IDS);
-		expect(memory.ids[0]).toBe('r1');
-		expect(memory.ids[WATCHED_AT_EACH_END]).toBe(`r${MAX_REMEMBERED_IDS + 1000 - WATCHED_AT_EACH_END + 1}`);
+		expect(memory.ids[0]).toBe(list[0].id);
+		expect(memory.ids[MAX_REMEMBERED_IDS / 2]).toBe(list[list.length - MAX_REMEMBERED_IDS / 2].id);
 
 		// New records at either end are found; the unremembered middle is never reported.
 		const grown = [...records('new-first'), ...list, ...records('new-last')];
-		const outcome = nextPoll(memory, grown, everything);
-		expect(outcome.emit.map(({ id }) => id)).toEqual(['new-first', 'new-last']);
+		const outcome = await next(memory, grown);
+		expect(emitted(outcome)).toEqual(['new-first', 'new-last']);
 		expect(outcome.memory.ids).toHaveLength(MAX_REMEMBERED_IDS);
-		expect(nextPoll(outcome.memory, grown, everything).emit).toEqual([]);
+		expect((await next(outcome.memory, grown)).emit).toEqual([]);
 	});
 
-	it('makes room for new IDs by dropping departed ones when the memory is full', () => {
-		const memory = firstMemory('src', range(1, MAX_REMEMBERED_IDS));
-		const next = nextPoll(memory, range(MAX_REMEMBERED_IDS + 1, MAX_REMEMBERED_IDS + 10), everything);
-		expect(next.emit).toHaveLength(10);
-		expect(next.memory.ids).toHaveLength(MAX_REMEMBERED_IDS);
-		expect(next.memory.ids.slice(0, 10)).toEqual(range(MAX_REMEMBERED_IDS + 1, MAX_REMEMBERED_IDS + 10).map(({ id }) => id));
-		expect(next.memory.ids).not.toContain(`r${MAX_REMEMBERED_IDS}`);
+	it('remembers the new end of a list whose order its dates show, and learns an order from where new records appear', async () => {
+		const dated = range(1, 30).map(({ id }, index) => ({ id, record: { id, createdAt: 1000 + index } }));
+		const memory = await first(dated, 10);
+		expect(memory.order).toBe('oldestFirst');
+		expect(memory.ids[0]).toBe('r30');
+		expect(memory.tail).toEqual({ qs: { page: 3 } });
+
+		const list = opaque(30);
+		const unordered = await first(list, 10);
+		expect(unordered.order).toBeUndefined();
+		const outcome = await next(unordered, [...records('fresh'), ...list], everything, 10);
+		expect(emitted(outcome)).toEqual(['fresh']);
+		expect(outcome.memory.order).toBe('newestFirst');
 	});
 
-	it('reads only an intact memory of the same source', () => {
-		expect(readMemory({ source: 'src', ids: ['a', 1, 'b'] }, 'src')).toEqual({ source: 'src', ids: ['a', 'b'] });
-		expect(readMemory({ source: 'other', ids: ['a'] }, 'src')).toBeUndefined();
-		expect(readMemory({ source: 'src' }, 'src')).toBeUndefined();
-		expect(readMemory(undefined, 'src')).toBeUndefined();
-		expect(readMemory('garbage', 'src')).toBeUndefined();
+	it('makes room for new IDs by dropping departed ones when the memory is full', async () => {
+		const memory = await first(range(1, MAX_REMEMBERED_IDS));
+		const later = await next(memory, range(MAX_REMEMBERED_IDS + 1, MAX_REMEMBERED_IDS + 10));
+		expect(later.emit).toHaveLength(10);
+		expect(later.memory.ids).toHaveLength(MAX_REMEMBERED_IDS);
+		expect(later.memory.ids).toContain(`r${MAX_REMEMBERED_IDS + 10}`);
+		expect(later.memory.ids).not.toContain('r1');
+	});
+
+	it('reads only an intact memory of the same configuration, also as earlier versions stored it', () => {
+		const fingerprint = configurationFingerprint('configuration');
+		expect(readMemory({ fingerprint, ids: ['a', 1, 'b'] }, 'configuration')).toEqual({
+			fingerprint,
+			ids: ['a', 'b'],
+			pending: [],
+			gaps: [],
+			order: undefined,
+			tail: undefined,
+			continueAt: undefined,
+			seeking: undefined,
+			newest: undefined,
+		});
+		expect(readMemory({ source: 'configuration', ids: ['a'] }, 'configuration')?.ids).toEqual(['a']);
+		expect(readMemory({ source: 'other', ids: ['a'] }, 'configuration')).toBeUndefined();
+		expect(readMemory({ fingerprint: configurationFingerprint('other'), ids: ['a'] }, 'configuration')).toBeUndefined();
+		expect(readMemory({ fingerprint }, 'configuration')).toBeUndefined();
+		expect(readMemory(undefined, 'configuration')).toBeUndefined();
+		expect(readMemory('garbage', 'configuration')).toBeUndefined();
+	});
+
+	it('stores only what it holds, and reads back what it stored', () => {
+		const memory: PollMemory = {
+			fingerprint: 'fp',
+			ids: ['a'],
+			pending: [],
+			gaps: [{ at: { url: 'https://api.example/v1/threats?page=3' }, until: ['b'], skip: ['c'], newest: 5 }],
+			order: 'newestFirst',
+			seeking: { at: { qs: { cursor: 'x' } } },
+		};
+		const stored = storedMemory(memory);
+		expect(stored).toEqual({
+			fingerprint: 'fp',
+			ids: ['a'],
+			order: 'newestFirst',
+			gaps: [{ at: { url: 'https://api.example/v1/threats?page=3' }, until: ['b'], skip: ['c'], newest: 5 }],
+			seeking: { at: { qs: { cursor: 'x' } } },
+		});
+		expect(readMemory({ ...stored, fingerprint: configurationFingerprint('c') }, 'c')).toMatchObject({
+			gaps: memory.gaps,
+			seeking: { at: { qs: { cursor: 'x' } }, since: undefined },
+			order: 'newestFirst',
+		});
+	});
+});
+
+describe('list order', () => {
+	it('is told by dates that only rise or only fall, else by ID numbers, else not at all', () => {
+		const at = (...times: number[]) => times.map((createdAt, index) => ({ id: 'xyzw'[index], record: { createdAt } }));
+		expect(orderOf(at(1, 2, 2, 3))).toBe('oldestFirst');
+		expect(orderOf(at(3, 2, 1))).toBe('newestFirst');
+		expect(orderOf(at(1, 3, 2))).toBeUndefined();
+		expect(orderOf(records('thr_9', 'thr_10', 'thr_11'))).toBe('oldestFirst');
+		expect(orderOf(records('thr_11', 'thr_2'))).toBe('newestFirst');
+		expect(orderOf(records('a1', 'b2'))).toBeUndefined();
+		expect(orderOf(records('thr_1'))).toBeUndefined();
 	});
 });
 

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { EVENT_TYPES, signPayload } from '../sandbox/index.ts';
+import { PERFORMANCE_EVENT_TYPES as EVENT_TYPES } from '../../nodes/shared/performanceApi.ts';
+import { signPayload } from '../sandbox/index.ts';
 import type { DeliveryRecord, WebhookEvent } from '../sandbox/index.ts';
 import type { ExecutionDetail, N8nClient, StoredWorkflow } from '../n8n/client.ts';
 import { CREDENTIAL_NAMES, PERFORMANCE_TRIGGER } from '../n8n/examples.ts';
@@ -52,20 +53,21 @@ async function startedEventIds(): Promise<unknown[]> {
 	return executions.flatMap((execution) => triggerOutput(execution).map((item) => item.id));
 }
 
+/** The headers the service sends with `body` on one attempt: each attempt is signed afresh. */
+function signedHeaders(body: string, timestamp: number): Record<string, string> {
+	const stamp = String(timestamp);
+	return {
+		'content-type': 'application/json',
+		'x-service-webhook-timestamp': stamp,
+		'x-service-webhook-signature': signPayload(e2e().sandbox.signingSecret, stamp, body),
+	};
+}
+
 /** A delivery as the service would sign it, with a fresh event id. */
 function signedDelivery(timestamp: number): { body: string; headers: Record<string, string>; eventId: string } {
 	const eventId = `evt_manual_${randomUUID()}`;
 	const body = JSON.stringify({ id: eventId, type: 'audit.completed', createdAt: new Date().toISOString(), data: { siteId: 'site_1' } });
-	const stamp = String(timestamp);
-	return {
-		eventId,
-		body,
-		headers: {
-			'content-type': 'application/json',
-			'x-service-webhook-timestamp': stamp,
-			'x-service-webhook-signature': signPayload(e2e().sandbox.signingSecret, stamp, body),
-		},
-	};
+	return { eventId, body, headers: signedHeaders(body, timestamp) };
 }
 
 async function post(body: string, headers: Record<string, string>): Promise<{ status: number; json: unknown }> {
@@ -125,5 +127,24 @@ describe('signed webhook deliveries to a published Performance Service Trigger',
 		});
 		expect(ids).not.toContain(tampered.eventId);
 		expect(ids).not.toContain(stale.eventId);
+	});
+
+	it('starts one execution for an event the service retries: n8n answers the first, the trigger the retries', async () => {
+		const event = signedDelivery(nowSeconds());
+		expect(await post(event.body, event.headers)).toEqual({ status: 200, json: { received: true } });
+		for (const offset of [1, 2, 3, 4]) {
+			const retry = await post(event.body, signedHeaders(event.body, nowSeconds() + offset));
+			expect(retry).toEqual({ status: 200, json: { received: true, duplicate: true } });
+		}
+		// The exact first delivery again (a replay) is a duplicate too.
+		expect((await post(event.body, event.headers)).json).toEqual({ received: true, duplicate: true });
+
+		const later = signedDelivery(nowSeconds());
+		expect((await post(later.body, later.headers)).status).toBe(200);
+		const ids = await waitFor('the execution of the later delivery', async () => {
+			const started = await startedEventIds();
+			return started.includes(later.eventId) ? started : undefined;
+		});
+		expect(ids.filter((id) => id === event.eventId)).toHaveLength(1);
 	});
 });

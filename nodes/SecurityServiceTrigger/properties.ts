@@ -32,7 +32,8 @@ export const triggerProperties: INodeProperties[] = [
 		required: true,
 		default: 'newThreat',
 		options: TRIGGER_EVENTS.map(({ name, value, description }) => ({ name, value, description })),
-		description: 'The list to watch. Each poll reads the whole list and emits the records it has not emitted before.',
+		description:
+			'The list to watch. Each poll emits the records it has not emitted before, reading only the pages where new records can be.',
 	},
 	{
 		displayName:

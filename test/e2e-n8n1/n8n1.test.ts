@@ -11,11 +11,11 @@ import type { StoredWorkflow } from '../n8n/client.ts';
 import { installCommunityPackage } from '../n8n/communityPackage.ts';
 import { PERFORMANCE_TRIGGER, SECURITY_TRIGGER } from '../n8n/examples.ts';
 import { postDelivery, signedDelivery, tampered } from '../n8n/deliveries.ts';
-import { ensureN8nRuntime } from '../n8n/install.ts';
+import { ensureN8nRuntime, ensureNodeInstalled } from '../n8n/install.ts';
 import type { N8nRuntime } from '../n8n/install.ts';
 import { startN8n } from '../n8n/instance.ts';
 import type { N8nInstance } from '../n8n/instance.ts';
-import { N8N1_NODE_VERSION, N8N1_VERSION, PACKAGE_NAME } from '../n8n/paths.ts';
+import { N8N1_NODE_VERSION, N8N1_VERSION, OLDEST_NODE_VERSION, PACKAGE_NAME } from '../n8n/paths.ts';
 import { freePort, runCommand } from '../n8n/processes.ts';
 import { deliveredEventIds, runActionNodes, runPollerOnce, waitForEventExecution } from '../n8n/realChecks.ts';
 import { createSandboxCredentials, DEMO_OWNER } from '../n8n/stack.ts';
@@ -41,7 +41,17 @@ beforeAll(async () => {
 	sandbox = await startSandbox({ quiet: true, port: await freePort() });
 	userFolder = mkdtempSync(path.join(os.tmpdir(), 'n8n1-e2e-'));
 	installOutput = await installCommunityPackage(userFolder, { nodeBinary: runtime.nodeBinary });
-	n8n = await startN8n({ installDir: runtime.installDir, nodeBinary: runtime.nodeBinary, userFolder, port: await freePort() });
+	const port = await freePort();
+	n8n = await startN8n({
+		installDir: runtime.installDir,
+		nodeBinary: runtime.nodeBinary,
+		userFolder,
+		port,
+		// 1.x reports readiness before its REST API is mounted; the editor's settings come with it.
+		readinessUrl: `http://127.0.0.1:${port}/rest/settings`,
+		// 1.x has no mcp-registry module to disable, and refuses to start when told to.
+		env: { N8N_DISABLED_MODULES: '' },
+	});
 	client = await N8nClient.setupOwner(n8n.origin, DEMO_OWNER);
 	// n8n 1.x's public API schema requires this field in every credential it creates.
 	const credentialIds = await createSandboxCredentials(client, sandbox, { allowedHttpRequestDomains: 'all' });
@@ -70,6 +80,29 @@ describe(`n8n ${N8N1_VERSION} on Node ${N8N1_NODE_VERSION}`, () => {
 		expect(nodeVersion).toBe(`v${N8N1_NODE_VERSION}`);
 		expect((await n8n.cli(['--version'])).trim()).toBe(N8N1_VERSION);
 		expect(installOutput).not.toContain('EBADENGINE');
+	});
+
+	it(`loads the installed build on Node ${OLDEST_NODE_VERSION}, the oldest Node engines.node admits, with n8n 1.x's n8n-workflow`, async () => {
+		const oldestNode = await ensureNodeInstalled(OLDEST_NODE_VERSION);
+		const packageDir = path.join(userFolder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME);
+		// Requires every node and credential file n8n would load, and instantiates the class named after the file.
+		const script = `
+			const path = require('node:path');
+			const { n8n } = require(path.join(process.argv[1], 'package.json'));
+			const names = [...n8n.nodes, ...n8n.credentials].map((file) => {
+				const className = path.basename(file).split('.')[0];
+				const instance = new (require(path.join(process.argv[1], file))[className])();
+				return (instance.description ?? instance).name;
+			});
+			process.stdout.write(JSON.stringify({ node: process.version, names }));`;
+		const { stdout } = await runCommand(oldestNode, ['-e', script, packageDir], {
+			env: { PATH: process.env.PATH, NODE_PATH: path.join(runtime.installDir, 'node_modules') },
+		});
+		const loaded = JSON.parse(stdout) as { node: string; names: string[] };
+		expect(loaded.node).toBe(`v${OLDEST_NODE_VERSION}`);
+		expect(loaded.names.sort()).toEqual(
+			['performanceService', 'performanceServiceApi', 'performanceServiceTrigger', 'securityService', 'securityServiceApi', 'securityServiceTrigger'],
+		);
 	});
 
 	it('loads every node and credential type of the package', async () => {

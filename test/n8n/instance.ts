@@ -102,9 +102,11 @@ async function stopChild(child: ChildProcess): Promise<void> {
 	signalGroup(child, 'SIGKILL');
 }
 
+/** A JSON 2xx: while starting, n8n 1.x answers every path with a 200 "n8n is starting up" page. */
 async function isReady(url: string): Promise<true | undefined> {
 	const response = await fetch(url);
-	return response.ok ? true : undefined;
+	await response.body?.cancel();
+	return response.ok && response.headers.get('content-type')?.includes('json') ? true : undefined;
 }
 
 /**

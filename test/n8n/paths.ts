@@ -7,6 +7,8 @@ export const N8N_VERSION = '2.41.1';
 export const N8N1_VERSION = '1.123.81';
 /** Node for n8n 1.x (its engines: >=20.19 <=24.x); fetched from the npm registry like Node 24. */
 export const N8N1_NODE_VERSION = '22.23.3';
+/** The oldest Node n8n 1.x supports (and `engines.node` states): the build must load there too. */
+export const OLDEST_NODE_VERSION = '20.19.6';
 export const PACKAGE_NAME = 'n8n-nodes-site-performance-security';
 export const PACKAGE_ROOT = path.resolve(import.meta.dirname, '../..');
 export const EXAMPLES_DIR = path.join(PACKAGE_ROOT, 'examples');

@@ -10,12 +10,7 @@ async function cleanDist() {
 	fs.rmSync(path.resolve('dist'), { recursive: true, force: true });
 }
 
+/** tsc emits the code and, with resolveJsonModule, every JSON file under nodes/ (codex files, output schemas); icons are what it does not copy. */
 function copyIcons() {
-	const assets = [
-		'nodes/**/*.{png,svg}',
-		'credentials/**/*.{png,svg}',
-		'nodes/**/*.node.json',
-		'nodes/**/__schema__/**/*.json',
-	];
-	return src(assets, { base: '.', encoding: false }).pipe(dest(path.resolve('dist'), { cwd: '.' })).on('end', () => {});
+	return src(['nodes/**/*.{png,svg}', 'credentials/**/*.{png,svg}'], { base: '.', encoding: false }).pipe(dest('dist'));
 }

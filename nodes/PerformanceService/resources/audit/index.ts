@@ -1,25 +1,22 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import * as getAll from './getAll';
+import { operationProperty, type HandlersFor } from '../../../shared/operations';
+import * as getAll from './getAll.operation';
+
+const operations = [
+	{
+		name: 'Get Many',
+		value: 'getAll',
+		action: 'Get many audits',
+		description: 'List the newest page-performance audits across every site of the organisation, up to 100',
+	},
+] as const;
 
 export const auditOperations: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['audit'] } },
-		options: [
-			{
-				name: 'Get Many',
-				value: 'getAll',
-				action: 'Get many audits',
-				description: 'List the newest page-performance audits across all sites of the organisation',
-			},
-		],
-		default: 'getAll',
-	},
+	operationProperty('audit', operations, 'getAll'),
 	...getAll.description,
 ];
 
-export const auditHandlers = { getAll: getAll.execute };
+export const auditHandlers = {
+	getAll: getAll.execute,
+} satisfies HandlersFor<typeof operations>;

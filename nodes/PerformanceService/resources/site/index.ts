@@ -1,39 +1,33 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import * as get from './get';
-import * as getAll from './getAll';
+import { operationProperty, type HandlersFor } from '../../../shared/operations';
+import * as get from './get.operation';
+import * as getAll from './getAll.operation';
 import * as reoptimize from './reoptimize';
 
-export const siteOperations: INodeProperties[] = [
+const operations = [
 	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['site'] } },
-		options: [
-			{
-				name: 'Get',
-				value: 'get',
-				action: 'Get a site',
-				description: 'Read one site by ID with its status, audits and events',
-			},
-			{
-				name: 'Get Many',
-				value: 'getAll',
-				action: 'Get many sites',
-				description: 'List the monitored sites with their status and audits',
-			},
-			{
-				name: 'Reoptimize',
-				value: 'reoptimize',
-				action: 'Reoptimize a site',
-				description:
-					'Queue critical CSS regeneration, an unused CSS scan and fresh audits for a site (needs the audits:write scope; 20 per site per hour)',
-			},
-		],
-		default: 'getAll',
+		name: 'Get',
+		value: 'get',
+		action: 'Get a site',
+		description: 'Read one site by ID with its status, audits and events',
 	},
+	{
+		name: 'Get Many',
+		value: 'getAll',
+		action: 'Get many sites',
+		description: 'List the monitored sites with their status and audits',
+	},
+	{
+		name: 'Reoptimize',
+		value: 'reoptimize',
+		action: 'Reoptimize a site',
+		description: 'Queue critical CSS regeneration, an unused CSS scan and fresh audits for a site (needs the audits:write scope; 20 per site per hour)',
+	},
+] as const;
+
+export const siteOperations: INodeProperties[] = [
+	operationProperty('site', operations, 'getAll'),
 	...getAll.description,
 	...get.description,
 	...reoptimize.description,
@@ -43,4 +37,4 @@ export const siteHandlers = {
 	get: get.execute,
 	getAll: getAll.execute,
 	reoptimize: reoptimize.execute,
-};
+} satisfies HandlersFor<typeof operations>;

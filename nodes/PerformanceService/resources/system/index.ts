@@ -1,25 +1,22 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import * as getHealth from './getHealth';
+import { operationProperty, type HandlersFor } from '../../../shared/operations';
+import * as getHealth from './getHealth.operation';
+
+const operations = [
+	{
+		name: 'Get Health',
+		value: 'getHealth',
+		action: 'Get system health',
+		description: 'Read the health of the service: status, version and job queue',
+	},
+] as const;
 
 export const systemOperations: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['system'] } },
-		options: [
-			{
-				name: 'Get Health',
-				value: 'getHealth',
-				action: 'Get system health',
-				description: 'Read the health of the service: status, version and job queue',
-			},
-		],
-		default: 'getHealth',
-	},
+	operationProperty('system', operations, 'getHealth'),
 	...getHealth.description,
 ];
 
-export const systemHandlers = { getHealth: getHealth.execute };
+export const systemHandlers = {
+	getHealth: getHealth.execute,
+} satisfies HandlersFor<typeof operations>;

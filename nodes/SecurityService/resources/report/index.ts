@@ -1,25 +1,22 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import * as getAll from './getAll';
+import { operationProperty, type HandlersFor } from '../../../shared/operations';
+import * as getAll from './getAll.operation';
+
+const operations = [
+	{
+		name: 'Get Many',
+		value: 'getAll',
+		action: 'Get many reports',
+		description: 'List the security reports of the sites (GET /reports)',
+	},
+] as const;
 
 export const reportOperations: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['report'] } },
-		options: [
-			{
-				name: 'Get Many',
-				value: 'getAll',
-				action: 'Get many reports',
-				description: 'List the security reports of the sites (GET /reports)',
-			},
-		],
-		default: 'getAll',
-	},
+	operationProperty('report', operations, 'getAll'),
 	...getAll.description,
 ];
 
-export const reportHandlers = { getAll: getAll.execute };
+export const reportHandlers = {
+	getAll: getAll.execute,
+} satisfies HandlersFor<typeof operations>;

@@ -1,33 +1,31 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import * as getAll from './getAll';
-import * as resolve from './resolve';
+import { operationProperty, type HandlersFor } from '../../../shared/operations';
+import * as getAll from './getAll.operation';
+import * as resolve from './resolve.operation';
+
+const operations = [
+	{
+		name: 'Get Many',
+		value: 'getAll',
+		action: 'Get many threats',
+		description: 'List the threats found on the sites (GET /threats)',
+	},
+	{
+		name: 'Resolve',
+		value: 'resolve',
+		action: 'Resolve a threat',
+		description: 'Mark a threat as resolved (PATCH /threats/{ID}/resolve)',
+	},
+] as const;
 
 export const threatOperations: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['threat'] } },
-		options: [
-			{
-				name: 'Get Many',
-				value: 'getAll',
-				action: 'Get many threats',
-				description: 'List the threats found on the sites (GET /threats)',
-			},
-			{
-				name: 'Resolve',
-				value: 'resolve',
-				action: 'Resolve a threat',
-				description: 'Mark a threat as resolved (PATCH /threats/{ID}/resolve)',
-			},
-		],
-		default: 'getAll',
-	},
+	operationProperty('threat', operations, 'getAll'),
 	...getAll.description,
 	...resolve.description,
 ];
 
-export const threatHandlers = { getAll: getAll.execute, resolve: resolve.execute };
+export const threatHandlers = {
+	getAll: getAll.execute,
+	resolve: resolve.execute,
+} satisfies HandlersFor<typeof operations>;

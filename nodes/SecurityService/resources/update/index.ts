@@ -1,25 +1,22 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import * as getAll from './getAll';
+import { operationProperty, type HandlersFor } from '../../../shared/operations';
+import * as getAll from './getAll.operation';
+
+const operations = [
+	{
+		name: 'Get Many',
+		value: 'getAll',
+		action: 'Get many updates',
+		description: 'List the core, plugin and theme updates available for the sites (GET /updates)',
+	},
+] as const;
 
 export const updateOperations: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['update'] } },
-		options: [
-			{
-				name: 'Get Many',
-				value: 'getAll',
-				action: 'Get many updates',
-				description: 'List the core, plugin and theme updates available for the sites (GET /updates)',
-			},
-		],
-		default: 'getAll',
-	},
+	operationProperty('update', operations, 'getAll'),
 	...getAll.description,
 ];
 
-export const updateHandlers = { getAll: getAll.execute };
+export const updateHandlers = {
+	getAll: getAll.execute,
+} satisfies HandlersFor<typeof operations>;

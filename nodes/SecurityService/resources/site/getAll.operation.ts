@@ -1,11 +1,11 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { executeGetMany, getManyProperties, type ListEndpoint } from '../getMany';
+import { listEndpointProperties, readListEndpoint, type ListEndpoint } from '../listEndpoint';
 
 const endpoint: ListEndpoint = { resource: 'site', path: '/sites', plural: 'sites' };
 
-export const description = getManyProperties(endpoint);
+export const description = listEndpointProperties(endpoint);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
-	return await executeGetMany(this, itemIndex, endpoint);
+	return await readListEndpoint(this, itemIndex, endpoint);
 }

@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { getManyProperties, readGetMany } from '../../shared/getMany';
 import { queryParametersProperty, readQueryParameters } from '../../shared/queryParameters';
 import { securityList } from '../../shared/securityTransport';
 
@@ -13,38 +14,20 @@ export interface ListEndpoint {
 }
 
 /** Return All, Limit and Query Parameters of a resource's "Get Many" operation. */
-export function getManyProperties(endpoint: ListEndpoint): INodeProperties[] {
-	const displayOptions = { show: { resource: [endpoint.resource], operation: ['getAll'] } };
+export function listEndpointProperties(endpoint: ListEndpoint): INodeProperties[] {
 	return [
-		{
-			displayName: 'Return All',
-			name: 'returnAll',
-			type: 'boolean',
-			default: false,
-			displayOptions,
-			description: 'Whether to return all results or only up to a given limit',
-		},
-		{
-			displayName: 'Limit',
-			name: 'limit',
-			type: 'number',
-			typeOptions: { minValue: 1 },
-			default: 50,
-			displayOptions: { show: { ...displayOptions.show, returnAll: [false] } },
-			description: 'Max number of results to return',
-		},
-		queryParametersProperty(displayOptions),
+		...getManyProperties(endpoint.resource),
+		queryParametersProperty({ show: { resource: [endpoint.resource], operation: ['getAll'] } }),
 	];
 }
 
 /** Reads the list in whatever shape it comes and returns one record per output item. */
-export async function executeGetMany(
+export async function readListEndpoint(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	endpoint: ListEndpoint,
 ): Promise<IDataObject[]> {
-	const returnAll = ctx.getNodeParameter('returnAll', itemIndex, false) as boolean;
-	const limit = returnAll ? 0 : (ctx.getNodeParameter('limit', itemIndex, 50) as number);
+	const { returnAll, limit } = readGetMany(ctx, itemIndex);
 	const qs = readQueryParameters(ctx.getNodeParameter('queryParameters', itemIndex, {}));
 	return await securityList(
 		ctx,

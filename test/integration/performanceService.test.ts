@@ -168,9 +168,9 @@ describe('audit: Get Many', () => {
 		]);
 	});
 
-	it('defaults to 20 audits', async () => {
+	it("defaults to n8n's usual limit of 50 audits", async () => {
 		const result = await run({ resource: 'audit', operation: 'getAll' });
-		expect(callsTo(sandbox, 'performance')[0].query).toEqual({ limit: '20' });
+		expect(callsTo(sandbox, 'performance')[0].query).toEqual({ limit: '50' });
 		expect(result.json).toHaveLength(12);
 	});
 });
@@ -348,6 +348,6 @@ describe('node description', () => {
 		const auditLimit = node.description.properties.find(
 			(candidate) => candidate.name === 'limit' && candidate.displayOptions?.show?.resource?.includes('audit'),
 		);
-		expect(auditLimit).toMatchObject({ default: 20, typeOptions: { minValue: 1, maxValue: 100 } });
+		expect(auditLimit).toMatchObject({ default: 50, typeOptions: { minValue: 1, maxValue: 100 } });
 	});
 });

@@ -3,8 +3,11 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { readLimit, type LimitRange } from '../../../shared/getMany';
 import { PERFORMANCE_SCOPES, performanceList } from '../../../shared/performanceTransport';
 
-/** The endpoint returns the newest audits, at most 100 at a time; it has no Return All. */
-const AUDIT_LIMIT: LimitRange = { min: 1, max: 100, default: 20 };
+/**
+ * The endpoint returns the newest audits, at most 100 at a time; it has no Return All. The
+ * default is n8n's usual 50 (it was 20 before 0.2.0, see the changelog).
+ */
+const AUDIT_LIMIT: LimitRange = { min: 1, max: 100, default: 50 };
 
 export const description: INodeProperties[] = [
 	{
@@ -12,7 +15,7 @@ export const description: INodeProperties[] = [
 		name: 'limit',
 		type: 'number',
 		typeOptions: { minValue: 1, maxValue: 100 },
-		default: 20,
+		default: 50,
 		description: 'Max number of results to return',
 		hint: 'From 1 to 100, newest audits first',
 		displayOptions: { show: { resource: ['audit'], operation: ['getAll'] } },

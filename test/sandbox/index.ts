@@ -5,10 +5,8 @@ import { DEFAULT_OPTIONS, mergeOptions } from './options.ts';
 import { MOUNTS } from './mounts.ts';
 import { createSandboxServer } from './server.ts';
 import type {
-	ChatMessage,
 	DeliveryRecord,
 	FaultRoute,
-	Notice,
 	RecordedRequest,
 	SandboxOptions,
 	WebhookEndpointState,
@@ -32,7 +30,6 @@ export type {
 	WebhookEndpointState,
 	WebhookEvent,
 } from './types.ts';
-export { EVENT_TYPES } from './types.ts';
 export { signPayload } from './webhooks.ts';
 
 export interface Sandbox {
@@ -47,13 +44,9 @@ export interface Sandbox {
 	/** Live arrays: cleared in place by reset(). */
 	requests: RecordedRequest[];
 	deliveries: DeliveryRecord[];
-	notices: Notice[];
-	chatMessages: ChatMessage[];
 	setFault(route: FaultRoute): void;
-	clearFaults(): void;
 	addWebhookEndpoint(url: string, opts?: { secret?: string; events?: string[] }): string;
 	endpoints(): WebhookEndpointState[];
-	resumeEndpoint(id: string): WebhookEndpointState | undefined;
 	emit(eventType: string, data?: Record<string, unknown>): WebhookEvent;
 	waitForDeliveries(predicate: (deliveries: DeliveryRecord[]) => boolean, timeoutMs?: number): Promise<DeliveryRecord[]>;
 	addThreat(partial?: Record<string, unknown>): Record<string, unknown>;
@@ -62,7 +55,6 @@ export interface Sandbox {
 	addScan(partial?: Record<string, unknown>): Record<string, unknown>;
 	addUpdate(partial?: Record<string, unknown>): Record<string, unknown>;
 	addReport(partial?: Record<string, unknown>): Record<string, unknown>;
-	addSecuritySite(partial?: Record<string, unknown>): Record<string, unknown>;
 	setOptions(partial: Partial<SandboxOptions>): void;
 	reset(): void;
 	close(): Promise<void>;
@@ -95,15 +87,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		signingSecret: SIGNING_SECRET,
 		requests: ctx.requests,
 		deliveries: ctx.deliveries,
-		notices: ctx.notices,
-		chatMessages: ctx.chat,
 		setFault: (route) => {
 			ctx.faults.add(route);
 		},
-		clearFaults: () => ctx.faults.clear(),
 		addWebhookEndpoint: (url, opts) => ctx.webhooks.add(url, opts),
 		endpoints: () => ctx.webhooks.states(),
-		resumeEndpoint: (id) => ctx.webhooks.resume(id),
 		emit: (eventType, data) => ctx.emit(eventType, data),
 		waitForDeliveries: (predicate, timeoutMs) => ctx.webhooks.waitFor(predicate, timeoutMs),
 		addThreat: (partial) => ctx.addSecurityRecord('threats', partial),
@@ -111,7 +99,6 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		addScan: (partial) => ctx.addSecurityRecord('scans', partial),
 		addUpdate: (partial) => ctx.addSecurityRecord('updates', partial),
 		addReport: (partial) => ctx.addSecurityRecord('reports', partial),
-		addSecuritySite: (partial) => ctx.addSecurityRecord('sites', partial),
 		setOptions: (partial) => ctx.setOptions(partial),
 		reset: () => ctx.reset(),
 		close: () => {

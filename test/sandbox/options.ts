@@ -1,13 +1,18 @@
+import { PERFORMANCE_LIMITS } from '../../nodes/shared/performanceApi.ts';
+import { SECURITY_PLAN_LIMITS } from '../../nodes/shared/securityApi.ts';
 import type { ResolvedOptions, SandboxOptions } from './types.ts';
+
+/** Not published for the nodes (site creation is an HTTP Request node use): the service documents 5 per minute. */
+const SITE_CREATIONS_PER_MINUTE = 5;
 
 export const DEFAULT_OPTIONS: ResolvedOptions = {
 	port: 0,
 	timeScale: 1,
 	limits: {
-		requestsPerMinute: 1000,
-		reoptimizationsPerHour: 20,
-		siteCreationsPerMinute: 5,
-		securityRequestsPerMinute: 100,
+		requestsPerMinute: PERFORMANCE_LIMITS.requestsPerMinutePerToken,
+		reoptimizationsPerHour: PERFORMANCE_LIMITS.reoptimizationsPerSitePerHour,
+		siteCreationsPerMinute: SITE_CREATIONS_PER_MINUTE,
+		securityRequestsPerMinute: SECURITY_PLAN_LIMITS.standard,
 	},
 	latencyMs: 0,
 	resetFormat: 'epochSeconds',

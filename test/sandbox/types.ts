@@ -1,3 +1,5 @@
+import type { PerformanceEventType } from '../../nodes/shared/performanceApi.ts';
+
 export type ServiceName = 'performance' | 'security';
 export type ResetFormat = 'epochSeconds' | 'epochMillis' | 'secondsUntilReset';
 /**
@@ -61,15 +63,7 @@ export interface RecordedRequest {
 	status?: number;
 }
 
-export const EVENT_TYPES = [
-	'site.added',
-	'audit.completed',
-	'audit.regression',
-	'alert.opened',
-	'alert.resolved',
-	'artifact.published',
-] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
+export type EventType = PerformanceEventType;
 
 export interface WebhookEvent {
 	id: string;

@@ -25,6 +25,14 @@ export interface Walk {
 	cutAt?: PageRef;
 }
 
+/** Answers to a remembered link or cursor meaning the service no longer knows it. */
+const STALE_LINK_STATUSES = ['400', '404', '410', '422'];
+
+function isStaleLink(error: unknown): boolean {
+	const { httpCode } = error as { httpCode?: unknown };
+	return STALE_LINK_STATUSES.includes(String(httpCode));
+}
+
 /** More pages than this in one poll means the service keeps naming new ones: the walk stops. */
 const MAX_PAGES_PER_POLL = 1000;
 
@@ -102,6 +110,25 @@ export class ListReader {
 			ref = next;
 		}
 	}
+}
+
+/**
+ * `walk` from a page remembered from an earlier poll; when the service refuses it as stale (a
+ * cursor whose record is gone, a link it no longer serves), from the first page instead.
+ */
+export async function walkFromRemembered(
+	reader: ListReader,
+	ref: PageRef | undefined,
+	stopAfter?: (page: ListPage) => boolean,
+): Promise<Walk & { restarted: boolean }> {
+	if (ref === undefined) return { ...(await reader.walk(undefined, stopAfter)), restarted: false };
+	const remembered = await reader.walk(ref, stopAfter).then(
+		(walk) => ({ walk }),
+		(error: unknown) => ({ error }),
+	);
+	if ('walk' in remembered) return { ...remembered.walk, restarted: false };
+	if (!isStaleLink(remembered.error)) return await Promise.reject(remembered.error as Error);
+	return { ...(await reader.walk(undefined, stopAfter)), restarted: true };
 }
 
 /** The records of a walk in list order, each once. */

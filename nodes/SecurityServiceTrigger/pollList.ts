@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { orderOf, type ListOrder } from './listOrder';
-import { walkRecords, type ListReader, type PageRef, type Walk } from './listPages';
+import { walkFromRemembered, walkRecords, type ListReader, type PageRef, type Walk } from './listPages';
 import { recordTime } from '../shared/records';
 import { idCounter } from './newestRecord';
 import { MAX_PENDING_IDS, MAX_REMEMBERED_IDS, mergeIds, type Gap, type PollMemory } from './pollMemory';
@@ -204,7 +204,7 @@ export async function firstPoll(reader: ListReader, fingerprint: string, now: nu
 async function seekingPoll(reader: ListReader, memory: PollMemory, wanted: Wanted): Promise<PollOutcome> {
 	const seeking = memory.seeking as NonNullable<PollMemory['seeking']>;
 	const work = new PollWork(memory);
-	const walk = await reader.walk(seeking.at);
+	const walk = await walkFromRemembered(reader, seeking.at);
 	const decision = work.decide(walkRecords(walk), datedAfter(seeking.since), wanted);
 	const order = memory.order ?? walkOrder(walk);
 	const done = !walk.cutAt;
@@ -226,12 +226,12 @@ async function seekingPoll(reader: ListReader, memory: PollMemory, wanted: Wante
 async function oldestFirstPoll(reader: ListReader, memory: PollMemory, wanted: Wanted): Promise<PollOutcome> {
 	const work = new PollWork(memory);
 	const seen = work.seen;
-	const goingOn = memory.continueAt !== undefined;
-	let walk = await reader.walk(memory.continueAt ?? memory.tail);
+	let walk = await walkFromRemembered(reader, memory.continueAt ?? memory.tail);
+	const goingOn = memory.continueAt !== undefined && !walk.restarted;
 	const first = walk.pages[0].records[0];
-	if (!goingOn && memory.tail !== undefined && (first === undefined || !seen.has(first.id))) {
+	if (!goingOn && !walk.restarted && memory.tail !== undefined && (first === undefined || !seen.has(first.id))) {
 		if (!reader.hasTimeForAnotherPage()) return work.outcome({ ...memory, tail: undefined });
-		walk = await reader.walk(undefined);
+		walk = { ...(await reader.walk(undefined)), restarted: true };
 	}
 	const records = walkRecords(walk);
 	const boundary = records.findIndex(({ id }) => seen.has(id));
@@ -274,7 +274,7 @@ async function newestFirstPoll(reader: ListReader, memory: PollMemory, wanted: W
 			continue;
 		}
 		const until = new Set(gap.until);
-		const walk = await reader.walk(gap.at, (page) => page.records.some(({ id }) => until.has(id)));
+		const walk = await walkFromRemembered(reader, gap.at, (page) => page.records.some(({ id }) => until.has(id)));
 		const inGap = walkRecords(walk);
 		const end = inGap.findIndex(({ id }) => until.has(id));
 		const rule: NewRule =
@@ -337,8 +337,8 @@ function observedOrder(records: IdentifiedRecord[], decision: Decision, seen: Se
 async function unorderedPoll(reader: ListReader, memory: PollMemory, wanted: Wanted): Promise<PollOutcome> {
 	const work = new PollWork(memory);
 	const seen = work.seen;
-	const fromStart = memory.continueAt === undefined;
-	const walk = await reader.walk(memory.continueAt);
+	const walk = await walkFromRemembered(reader, memory.continueAt);
+	const fromStart = memory.continueAt === undefined || walk.restarted;
 	const records = walkRecords(walk);
 	const toEnd = !walk.cutAt;
 	const found = records.some(({ id }) => seen.has(id));

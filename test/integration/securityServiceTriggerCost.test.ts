@@ -231,6 +231,48 @@ describe('Security Service Trigger: a backlog longer than one poll', () => {
 	});
 });
 
+describe('Security Service Trigger: a remembered place that is gone', () => {
+	const openThreats = { event: 'newThreat', queryParameters: { parameters: [{ name: 'status', value: 'open' }] } };
+
+	it('a stale cursor (its record left the list) makes the poll read from the start, emitting each new record once', async () => {
+		sandbox.setOptions({ securityListShape: 'cursors', securityListOrder: 'oldestFirst' });
+		for (let index = 0; index < 8; index++) sandbox.addThreat();
+		const activation = await succeeding(poll(openThreats));
+		const memory = (activation.staticData?.[`node:${NODE_NAME}`] as { seen: { tail: { qs: { cursor: string } } } }).seen;
+		const cursorRecord = Buffer.from(memory.tail.qs.cursor, 'base64url').toString();
+
+		const resolved = await fetch(`${sandbox.securityUrl}/threats/${cursorRecord}/resolve`, {
+			method: 'PATCH',
+			headers: { authorization: `Bearer ${sandbox.securityKey}` },
+		});
+		expect(resolved.status).toBe(200);
+		const added = sandbox.addThreat();
+		const before = requestsTo(sandbox, 'security').length;
+		const run = await succeeding(poll(openThreats, activation.staticData));
+		expect(ids(run)).toEqual([added.id]);
+		const answers = requestsTo(sandbox, 'security').slice(before).map((request) => request.status);
+		expect(answers).toEqual([400, 200, 200, 200]);
+
+		const again = await succeeding(poll(openThreats, run.staticData));
+		expect(again.result).toBeNull();
+	});
+
+	it('an emptied page of an oldest-first list makes the poll read from the start', async () => {
+		sandbox.setOptions({ securityListShape: 'pageNumbers', securityListOrder: 'oldestFirst' });
+		for (let index = 0; index < 8; index++) sandbox.addThreat();
+		const activation = await succeeding(poll(openThreats));
+		for (const id of ['thr_1', 'thr_2', 'thr_3', 'thr_5', 'thr_6', 'thr_7', 'thr_9', 'thr_10', 'thr_11', 'thr_13']) {
+			await fetch(`${sandbox.securityUrl}/threats/${id}/resolve`, {
+				method: 'PATCH',
+				headers: { authorization: `Bearer ${sandbox.securityKey}` },
+			});
+		}
+		const added = sandbox.addThreat();
+		const run = await succeeding(poll(openThreats, activation.staticData));
+		expect(ids(run)).toEqual([added.id]);
+	});
+});
+
 describe('Security Service Trigger: memory', () => {
 	it('reads the memory of earlier versions (the configuration under "source") without emitting again', async () => {
 		const configuration = JSON.stringify({ event: 'newThreat', baseUrl: sandbox.securityUrl, qs: {}, filters: [] });

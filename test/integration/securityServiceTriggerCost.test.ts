@@ -211,6 +211,22 @@ describe('Security Service Trigger: a backlog longer than one poll', () => {
 		},
 	);
 
+	it('a poll whose execution n8n did not record (memory not committed) is repeated by the next poll, then the backlog goes on', async () => {
+		sandbox.setOptions({ securityListShape: 'cursors', securityListOrder: 'newestFirst' });
+		const activation = await succeeding(poll(threats));
+		for (let index = 0; index < 15; index++) sandbox.addThreat();
+
+		const cut = await succeeding(poll(threats, activation.staticData, { pollBudgetMs: 0 }));
+		expect(ids(cut)).toEqual(threatIds(33, 42).reverse());
+		// Durable cursors commit the memory with the execution: when that fails, the next poll starts from the old one.
+		const repeated = await succeeding(poll(threats, activation.staticData, { pollBudgetMs: 0 }));
+		expect(ids(repeated)).toEqual(ids(cut));
+		const rest = await succeeding(poll(threats, repeated.staticData, { pollBudgetMs: 0 }));
+		expect(ids(rest)).toEqual(threatIds(28, 32).reverse());
+		const done = await succeeding(poll(threats, rest.staticData, { pollBudgetMs: 0 }));
+		expect(done.result).toBeNull();
+	});
+
 	it('the first poll of a list longer than its budget goes on at the next poll and emits nothing old', async () => {
 		sandbox.setOptions({ securityListShape: 'nextLinks', securityListOrder: 'oldestFirst' });
 		sandbox.addThreats(33); // 60 threats, 6 pages

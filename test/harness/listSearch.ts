@@ -2,9 +2,8 @@ import { LoadOptionsContext } from 'n8n-core';
 import { Workflow, type INode, type INodeListSearchResult, type INodeParameters } from 'n8n-workflow';
 
 import { createNodeTypes } from './nodeTypes.ts';
-import { PACKAGE_NAME } from '../n8n/paths.ts';
 import { loadPackageTypes } from './packageTypes.ts';
-import { buildAdditionalData, type Credentials } from './runWorkflow.ts';
+import { buildAdditionalData, packageTypeName, type Credentials } from './runWorkflow.ts';
 
 export interface ListSearchCall {
 	/** Short node type name, e.g. `performanceService`. */
@@ -24,7 +23,7 @@ export interface ListSearchCall {
  */
 export async function runListSearch(call: ListSearchCall): Promise<INodeListSearchResult> {
 	const types = await loadPackageTypes();
-	const type = `${PACKAGE_NAME}.${call.nodeType}`;
+	const type = packageTypeName(call.nodeType);
 	const nodeType = types.nodes.get(type);
 	const search = nodeType?.methods?.listSearch?.[call.method];
 	if (!search) throw new Error(`${type} has no listSearch method ${call.method}`);

@@ -9,7 +9,7 @@ import type {
 import type { Sandbox } from '../sandbox/index.ts';
 import { loadPackageTypes } from './packageTypes.ts';
 import { sandboxCredentials } from './sandbox.ts';
-import { chain, itemsNode, packageNode, runWorkflow, startNode, type WorkflowRun } from './runWorkflow.ts';
+import { chain, itemsNode, packageNode, packageTypeName, runWorkflow, startNode, type WorkflowRun } from './runWorkflow.ts';
 
 /** The name of the node runNode runs. */
 export const NODE_UNDER_TEST = 'Node under test';
@@ -38,7 +38,7 @@ export interface NodeRun {
 }
 
 async function credentialTypeOf(type: string): Promise<string> {
-	const nodeType = (await loadPackageTypes()).nodes.get(packageNode(type, {}).type);
+	const nodeType = (await loadPackageTypes()).nodes.get(packageTypeName(type));
 	const name = nodeType?.description.credentials?.[0]?.name;
 	if (!name) throw new Error(`${type} is not a node of this package with a credential`);
 	return name;

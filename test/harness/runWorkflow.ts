@@ -29,17 +29,21 @@ export interface TestWorkflow {
 
 let nodeId = 0;
 
+/** The type name n8n gives a node of this package (`performanceService` → `<package>.performanceService`). */
+export function packageTypeName(type: string): string {
+	return type.includes('.') ? type : `${PACKAGE_NAME}.${type}`;
+}
+
 /** A node of this package by its short type name (`performanceService`), or a test helper node. */
 export function packageNode(
 	type: string,
 	parameters: INode['parameters'],
 	options: { name?: string; continueOnFail?: boolean; credentials?: string[] } = {},
 ): INode {
-	const fullType = type.includes('.') ? type : `${PACKAGE_NAME}.${type}`;
 	const node: INode = {
 		id: `node-${++nodeId}`,
 		name: options.name ?? type,
-		type: fullType,
+		type: packageTypeName(type),
 		typeVersion: 1,
 		position: [nodeId * 200, 0],
 		parameters,

@@ -6,11 +6,25 @@ import {
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 
+import { resourceProperty, type ResourceHandlersFor } from '../shared/operations';
+import { itemOptionsProperty } from '../shared/parallelItems';
 import { runOperations } from '../shared/runOperations';
 import { searchSites } from './listSearch/searchSites';
 import { auditHandlers, auditOperations } from './resources/audit';
 import { siteHandlers, siteOperations } from './resources/site';
 import { systemHandlers, systemOperations } from './resources/system';
+
+const resources = [
+	{ name: 'Audit', value: 'audit' },
+	{ name: 'Site', value: 'site' },
+	{ name: 'System', value: 'system' },
+] as const;
+
+const handlers = {
+	site: siteHandlers,
+	audit: auditHandlers,
+	system: systemHandlers,
+} satisfies ResourceHandlersFor<typeof resources>;
 
 export class PerformanceService implements INodeType {
 	description: INodeTypeDescription = {
@@ -18,7 +32,9 @@ export class PerformanceService implements INodeType {
 		name: 'performanceService',
 		icon: { light: 'file:performanceService.svg', dark: 'file:performanceService.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		// Version 2: Site → Get returns the whole site by default (Simplify off); see simplifySite.ts.
+		version: [1, 2],
+		defaultVersion: 2,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
 			'Read the sites, audits and health of the performance-monitoring service, and trigger site reoptimizations',
@@ -28,21 +44,11 @@ export class PerformanceService implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'performanceServiceApi', required: true }],
 		properties: [
-			{
-				displayName: 'Resource',
-				name: 'resource',
-				type: 'options',
-				noDataExpression: true,
-				options: [
-					{ name: 'Audit', value: 'audit' },
-					{ name: 'Site', value: 'site' },
-					{ name: 'System', value: 'system' },
-				],
-				default: 'site',
-			},
+			resourceProperty(resources, 'site'),
 			...siteOperations,
 			...auditOperations,
 			...systemOperations,
+			itemOptionsProperty,
 		],
 	};
 
@@ -51,6 +57,6 @@ export class PerformanceService implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await runOperations(this, { site: siteHandlers, audit: auditHandlers, system: systemHandlers });
+		return await runOperations(this, handlers);
 	}
 }

@@ -6,6 +6,8 @@ import {
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 
+import { resourceProperty, type ResourceHandlersFor } from '../shared/operations';
+import { itemOptionsProperty } from '../shared/parallelItems';
 import { runOperations } from '../shared/runOperations';
 import { searchSites } from './listSearch/searchSites';
 import { searchUnresolvedThreats } from './listSearch/searchUnresolvedThreats';
@@ -14,6 +16,22 @@ import { scanHandlers, scanOperations } from './resources/scan';
 import { siteHandlers, siteOperations } from './resources/site';
 import { threatHandlers, threatOperations } from './resources/threat';
 import { updateHandlers, updateOperations } from './resources/update';
+
+const resources = [
+	{ name: 'Report', value: 'report' },
+	{ name: 'Scan', value: 'scan' },
+	{ name: 'Site', value: 'site' },
+	{ name: 'Threat', value: 'threat' },
+	{ name: 'Update', value: 'update' },
+] as const;
+
+const handlers = {
+	site: siteHandlers,
+	scan: scanHandlers,
+	threat: threatHandlers,
+	update: updateHandlers,
+	report: reportHandlers,
+} satisfies ResourceHandlersFor<typeof resources>;
 
 export class SecurityService implements INodeType {
 	description: INodeTypeDescription = {
@@ -30,25 +48,13 @@ export class SecurityService implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'securityServiceApi', required: true }],
 		properties: [
-			{
-				displayName: 'Resource',
-				name: 'resource',
-				type: 'options',
-				noDataExpression: true,
-				options: [
-					{ name: 'Report', value: 'report' },
-					{ name: 'Scan', value: 'scan' },
-					{ name: 'Site', value: 'site' },
-					{ name: 'Threat', value: 'threat' },
-					{ name: 'Update', value: 'update' },
-				],
-				default: 'threat',
-			},
+			resourceProperty(resources, 'threat'),
 			...siteOperations,
 			...scanOperations,
 			...threatOperations,
 			...updateOperations,
 			...reportOperations,
+			itemOptionsProperty,
 		],
 	};
 
@@ -57,12 +63,6 @@ export class SecurityService implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await runOperations(this, {
-			site: siteHandlers,
-			scan: scanHandlers,
-			threat: threatHandlers,
-			update: updateHandlers,
-			report: reportHandlers,
-		});
+		return await runOperations(this, handlers);
 	}
 }

@@ -2,9 +2,9 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { getManyProperties, readGetMany } from '../../../shared/getMany';
 import { PERFORMANCE_SCOPES, performanceList } from '../../../shared/performanceTransport';
-import { simplifyProperty, simplifySite } from './simplifySite';
+import { simplifyGetManyProperty, simplifySite } from './simplifySite';
 
-export const description: INodeProperties[] = [...getManyProperties('site'), simplifyProperty('getAll')];
+export const description: INodeProperties[] = [...getManyProperties('site'), simplifyGetManyProperty];
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const { returnAll, limit } = readGetMany(this, itemIndex);

@@ -1,0 +1,127 @@
+import path from 'node:path';
+
+import { loadOutputSchema } from 'n8n-core';
+import { NodeHelpers, type IDataObject, type INodeParameters, type INodeType } from 'n8n-workflow';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+import { validateJson, type JsonSchema } from '../harness/jsonSchema.ts';
+import { loadPackageTypes } from '../harness/packageTypes.ts';
+import { byId } from '../harness/runNode.ts';
+import { chain, packageNode, runWorkflow, startNode } from '../harness/runWorkflow.ts';
+import { callsTo, sandboxCredentials, withSandbox } from '../harness/sandbox.ts';
+import { PACKAGE_NAME, PACKAGE_ROOT } from '../n8n/paths.ts';
+
+/**
+ * Site → Get returns the site with its audits and events by default (interface.md). Node
+ * version 2 made Simplify off by default for Get; version 1 workflows keep Simplify on unless
+ * they saved it off, since n8n saves only values that differ from the default.
+ */
+
+const sandbox = withSandbox();
+const SIMPLE_GET_KEYS = [
+	'id',
+	'name',
+	'hostname',
+	'status',
+	'auditCount',
+	'latestAudit',
+	'latestScores',
+	'eventCount',
+	'latestEvent',
+];
+
+async function getSite(typeVersion: number, parameters: INodeParameters = {}) {
+	const node = packageNode(
+		'performanceService',
+		{ resource: 'site', operation: 'get', siteId: byId('site_1'), ...parameters },
+		{ name: 'Get site', credentials: ['performanceServiceApi'] },
+	);
+	node.typeVersion = typeVersion;
+	const run = await runWorkflow(chain(startNode(), node), { credentials: sandboxCredentials(sandbox) });
+	expect(run.nodeError('Get site')).toBeUndefined();
+	return run.output('Get site').map((item) => item.json);
+}
+
+/** The site as the service answers it, read directly (the recorded requests are cleared afterwards). */
+async function serviceSite(): Promise<IDataObject> {
+	const response = await fetch(`${sandbox.performanceUrl}/sites/site_1`, {
+		headers: { authorization: `Bearer ${sandbox.tokens.readWrite}` },
+	});
+	const site = (await response.json()) as IDataObject;
+	sandbox.requests.length = 0;
+	return site;
+}
+
+describe('Site → Get, node version 2 (new nodes)', () => {
+	it('returns the site with its audits and events by default', async () => {
+		const site = await serviceSite();
+		const output = await getSite(2);
+
+		expect(output).toEqual([site]);
+		expect((site.audits as IDataObject[]).length).toBe(4);
+		expect((site.events as IDataObject[]).length).toBe(5);
+		expect(callsTo(sandbox, 'performance')).toEqual([
+			{ method: 'GET', path: '/sites/site_1', query: {}, auth: `Bearer ${sandbox.tokens.readWrite}` },
+		]);
+	});
+
+	it('simplifies when Simplify is switched on', async () => {
+		const [simplified] = await getSite(2, { simplify: true });
+		expect(Object.keys(simplified)).toEqual(SIMPLE_GET_KEYS);
+		expect(simplified).toMatchObject({ id: 'site_1', auditCount: 4, eventCount: 5, latestScores: { mobile: 94, desktop: 98 } });
+	});
+
+	it('matches the version 2 output schema', async () => {
+		const schema = loadOutputSchema({
+			nodeDir: path.join(PACKAGE_ROOT, 'nodes/PerformanceService'),
+			version: 2,
+			resource: 'site',
+			operation: 'get',
+		}) as JsonSchema | undefined;
+		const [site] = await getSite(2);
+
+		expect(Object.keys(schema?.properties ?? {})).toEqual(['id', 'name', 'hostname', 'status', 'audits', 'events']);
+		expect(validateJson(schema as JsonSchema, site)).toEqual([]);
+		expect(Object.keys(site).filter((key) => !(key in (schema?.properties ?? {})))).toEqual([]);
+	});
+});
+
+describe('Site → Get, node version 1 (saved workflows)', () => {
+	it('keeps Simplify on when the workflow saved no value', async () => {
+		const [simplified] = await getSite(1);
+		expect(Object.keys(simplified)).toEqual(SIMPLE_GET_KEYS);
+	});
+
+	it('keeps Simplify off when the workflow saved it off', async () => {
+		expect(await getSite(1, { simplify: false })).toEqual([await serviceSite()]);
+	});
+});
+
+describe('what n8n saves and fills in', () => {
+	let nodeType: INodeType;
+
+	beforeAll(async () => {
+		nodeType = (await loadPackageTypes()).nodes.get(`${PACKAGE_NAME}.performanceService`) as INodeType;
+	});
+
+	it('new nodes are version 2; version 1 stays loadable', () => {
+		expect(nodeType.description.version).toEqual([1, 2]);
+		expect(nodeType.description.defaultVersion).toBe(2);
+	});
+
+	/** The parameters n8n completes with defaults for a node of `typeVersion` (as on load and on run). */
+	function filledIn(typeVersion: number, parameters: INodeParameters): INodeParameters | null {
+		const node = packageNode('performanceService', parameters);
+		node.typeVersion = typeVersion;
+		return NodeHelpers.getNodeParameters(nodeType.description.properties, parameters, true, false, node, nodeType.description);
+	}
+
+	it('fills in Simplify off for Get from version 2, on for version 1, and on for Get Many in both', () => {
+		const get = { resource: 'site', operation: 'get', siteId: byId('site_1') };
+		const getMany = { resource: 'site', operation: 'getAll' };
+		expect(filledIn(2, get)?.simplify).toBe(false);
+		expect(filledIn(1, get)?.simplify).toBe(true);
+		expect(filledIn(2, getMany)?.simplify).toBe(true);
+		expect(filledIn(1, getMany)?.simplify).toBe(true);
+	});
+});

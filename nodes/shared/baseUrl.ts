@@ -1,3 +1,5 @@
+import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
+
 import type { ServiceContext, ServiceProfile } from './serviceTypes';
 
 /**
@@ -16,24 +18,35 @@ export function joinUrl(baseUrl: string, path: string): string {
 	return `${trimBaseUrl(baseUrl)}/${path.replace(/^\/+/, '')}`;
 }
 
-const baseUrls = new WeakMap<ServiceContext, Map<string, Promise<string>>>();
+const credentialReads = new WeakMap<ServiceContext, Map<string, Promise<ICredentialDataDecryptedObject>>>();
 
 /**
- * The credential's trimmed base URL, read once per n8n context (one node run, one list search,
- * one poll): every request and every followed link of that run is checked against it.
+ * The credential, read once per n8n context (one node run, one list search, one poll) and not
+ * on every request: in n8n each read loads and decrypts it from the database.
  */
-export async function readBaseUrl(ctx: ServiceContext, profile: ServiceProfile): Promise<string> {
-	let byCredential = baseUrls.get(ctx);
+export async function readCredentials(
+	ctx: ServiceContext,
+	profile: ServiceProfile,
+): Promise<ICredentialDataDecryptedObject> {
+	let byCredential = credentialReads.get(ctx);
 	if (!byCredential) {
 		byCredential = new Map();
-		baseUrls.set(ctx, byCredential);
+		credentialReads.set(ctx, byCredential);
 	}
-	let baseUrl = byCredential.get(profile.credentialType);
-	if (!baseUrl) {
-		baseUrl = ctx.getCredentials(profile.credentialType).then((credentials) => trimBaseUrl(credentials.baseUrl));
-		byCredential.set(profile.credentialType, baseUrl);
+	let credentials = byCredential.get(profile.credentialType);
+	if (!credentials) {
+		credentials = ctx.getCredentials(profile.credentialType);
+		byCredential.set(profile.credentialType, credentials);
 	}
-	return await baseUrl;
+	return await credentials;
+}
+
+/**
+ * The credential's trimmed base URL, read once per n8n context: every request and every
+ * followed link of that run is checked against it.
+ */
+export async function readBaseUrl(ctx: ServiceContext, profile: ServiceProfile): Promise<string> {
+	return trimBaseUrl((await readCredentials(ctx, profile)).baseUrl);
 }
 
 /** Why a followed URL is not sent: `shownUrl` names where it points, never with user info. */

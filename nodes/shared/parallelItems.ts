@@ -1,8 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 /** Requests in flight at once by default: enough to hide the service's latency on bulk runs. */
-export const DEFAULT_PARALLEL_REQUESTS = 50;
-export const MAX_PARALLEL_REQUESTS = 200;
+export const DEFAULT_PARALLEL_REQUESTS = 100;
+export const MAX_PARALLEL_REQUESTS = 500;
 
 export type ItemOutcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
 

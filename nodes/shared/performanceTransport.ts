@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { fetchList, fetchListPage, type ListOptions, type ListPageResult } from './fetchList';
+import { PERFORMANCE_LIMITS } from './performanceApi';
 import { requestService } from './serviceRequest';
 import type { ServiceContext, ServiceProfile, ServiceRequest } from './serviceTypes';
 
@@ -8,21 +9,10 @@ export const PERFORMANCE_SERVICE: ServiceProfile = {
 	serviceName: 'Performance Service',
 	credentialType: 'performanceServiceApi',
 	credentialName: 'Performance Service API',
+	secretField: 'apiToken',
 };
 
-/** The scopes a performance token can be created with. */
-export const PERFORMANCE_SCOPES = {
-	sitesRead: 'sites:read',
-	auditsRead: 'audits:read',
-	auditsWrite: 'audits:write',
-	sitesWrite: 'sites:write',
-} as const;
-
-/** The service's published limits. */
-export const PERFORMANCE_LIMITS = {
-	requestsPerMinutePerToken: 1000,
-	reoptimizationsPerSitePerHour: 20,
-} as const;
+export { PERFORMANCE_LIMITS, PERFORMANCE_SCOPES } from './performanceApi';
 
 /** The per-token request limit in words, for the message of a 429: every request counts against it. */
 export const PERFORMANCE_RATE_LIMITS_TEXT = `${PERFORMANCE_LIMITS.requestsPerMinutePerToken} requests per minute for each token`;

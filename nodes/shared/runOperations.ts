@@ -6,6 +6,8 @@ import {
 	type INodeExecutionData,
 } from 'n8n-workflow';
 
+import { DEFAULT_PARALLEL_REQUESTS, parallelRequestsOf, runItemsInParallel } from './parallelItems';
+
 /** One operation's logic for one input item: the record(s) it produced. */
 export type OperationHandler = (this: IExecuteFunctions, itemIndex: number) => Promise<IDataObject | IDataObject[]>;
 
@@ -24,38 +26,45 @@ function asNodeError(ctx: IExecuteFunctions, error: unknown, itemIndex: number):
 }
 
 /**
- * Runs the chosen resource/operation once per input item. Every output item is paired with
- * its input; with "Continue On Fail" a failed item carries `json.error` and the rest still run.
+ * Runs the chosen resource/operation once per input item, several items at once (the node's
+ * "Parallel Requests" option). Output follows the input order and every output item is paired
+ * with its input. With "Continue On Fail" a failed item carries `json.error` and the rest still
+ * run; without it no further item starts and the node fails with the first failed item's error.
  */
 export async function runOperations(
 	ctx: IExecuteFunctions,
 	handlers: OperationHandlers,
 ): Promise<INodeExecutionData[][]> {
 	const items = ctx.getInputData();
-	const output: INodeExecutionData[] = [];
+	if (items.length === 0) return [[]];
+	const continueOnFail = ctx.continueOnFail();
+	const parallel = parallelRequestsOf(ctx.getNodeParameter('options.parallelRequests', 0, DEFAULT_PARALLEL_REQUESTS));
 
-	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-		const pairedItem = { item: itemIndex };
-		try {
-			const resource = ctx.getNodeParameter('resource', itemIndex) as string;
-			const operation = ctx.getNodeParameter('operation', itemIndex) as string;
-			const handler = handlers[resource]?.[operation];
-			if (!handler) {
-				throw new NodeOperationError(ctx.getNode(), `The operation "${operation}" of "${resource}" is not supported`, {
-					itemIndex,
-				});
-			}
-			const result = await handler.call(ctx, itemIndex);
-			for (const json of Array.isArray(result) ? result : [result]) {
-				output.push({ json, pairedItem });
-			}
-		} catch (error) {
-			if (ctx.continueOnFail()) {
-				output.push({ json: errorJson(error as Error), pairedItem });
-				continue;
-			}
-			throw asNodeError(ctx, error, itemIndex);
+	const runItem = async (itemIndex: number): Promise<IDataObject[]> => {
+		const resource = ctx.getNodeParameter('resource', itemIndex) as string;
+		const operation = ctx.getNodeParameter('operation', itemIndex) as string;
+		const handler = handlers[resource]?.[operation];
+		if (!handler) {
+			throw new NodeOperationError(ctx.getNode(), `The operation "${operation}" of "${resource}" is not supported`, {
+				itemIndex,
+			});
 		}
-	}
+		const result = await handler.call(ctx, itemIndex);
+		return Array.isArray(result) ? result : [result];
+	};
+	const outcomes = await runItemsInParallel(items.length, parallel, runItem, !continueOnFail);
+
+	const output: INodeExecutionData[] = [];
+	outcomes.forEach((outcome, itemIndex) => {
+		if (!outcome) return;
+		const pairedItem = { item: itemIndex };
+		if (outcome.ok) {
+			for (const json of outcome.value) output.push({ json, pairedItem });
+		} else if (continueOnFail) {
+			output.push({ json: errorJson(outcome.error as Error), pairedItem });
+		} else {
+			throw asNodeError(ctx, outcome.error, itemIndex);
+		}
+	});
 	return [output];
 }

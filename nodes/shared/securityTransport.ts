@@ -1,22 +1,31 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
 import { fetchList, fetchListPage, type ListOptions, type ListPageResult } from './fetchList';
+import { perMinute } from './pacing/pacers';
+import type { PlanRate } from './pacing/requestPacer';
+import { SECURITY_PLAN_LIMITS } from './securityApi';
 import { requestService } from './serviceRequest';
 import type { ServiceContext, ServiceProfile, ServiceRequest } from './serviceTypes';
+
+export { SECURITY_PLAN_LIMITS } from './securityApi';
+
+type SecurityPlan = keyof typeof SECURITY_PLAN_LIMITS;
+
+/** The rate of the credential's plan; a missing or unknown plan counts as Standard, the strictest. */
+export function securityPlanRate(credentials: ICredentialDataDecryptedObject): PlanRate | undefined {
+	const plans = Object.keys(SECURITY_PLAN_LIMITS) as SecurityPlan[];
+	const plan = plans.find((name) => name === credentials.plan) ?? 'standard';
+	return perMinute(SECURITY_PLAN_LIMITS[plan]);
+}
 
 export const SECURITY_SERVICE: ServiceProfile = {
 	serviceName: 'Security Service',
 	credentialType: 'securityServiceApi',
 	credentialName: 'Security Service API',
 	secretName: 'API key',
+	secretField: 'apiKey',
+	planRate: securityPlanRate,
 };
-
-/** Requests per minute of each plan; `undefined`: unlimited. */
-export const SECURITY_PLAN_LIMITS = {
-	standard: 100,
-	agency: 500,
-	enterprise: undefined,
-} as const satisfies Record<string, number | undefined>;
 
 /** The plan limits in words, for the message of a 429; the service does not say whether they count per key or per tenant. */
 export const SECURITY_RATE_LIMITS_TEXT = `${SECURITY_PLAN_LIMITS.standard} requests per minute on the Standard plan, ${SECURITY_PLAN_LIMITS.agency} on Agency, unlimited on Enterprise`;

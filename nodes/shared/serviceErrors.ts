@@ -213,6 +213,27 @@ export function describeRefusedUrl(profile: ServiceProfile, refused: RefusedUrl,
 	};
 }
 
+/** A request the credential's pace held back, because its window frees later than the node waits: nothing was sent. */
+export function describeHeldBack(
+	profile: ServiceProfile,
+	heldUntil: Date,
+	request: ServiceRequest,
+	maxWaitMs: number,
+	now: number = Date.now(),
+): FailureDescription {
+	const parts = [
+		describeResetTime({ resetAt: heldUntil }, now),
+		`That is more than ${Math.round(maxWaitMs / 1000)} s away, too long to wait for, so the node did not send the request.`,
+	];
+	if (request.rateLimitsText) parts.push(`Limits that apply here: ${request.rateLimitsText}.`);
+	parts.push('Run the workflow less often, or spread the items over time.');
+	return {
+		httpCode: '429',
+		message: `Rate limit reached [rate_limited]: the ${profile.serviceName} limit of this credential is used up (resets at ${heldUntil.toISOString()})`,
+		description: parts.join(' '),
+	};
+}
+
 /**
  * A NodeApiError that keeps this package's message: NodeApiError swaps any message that
  * mentions a Node.js error code (ECONNREFUSED, …) for a generic one without the fix.

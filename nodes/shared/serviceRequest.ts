@@ -1,9 +1,11 @@
 import { sleep, type IHttpRequestOptions, type IN8nHttpFullResponse } from 'n8n-workflow';
 
 import { checkFollowedUrl, joinUrl, readBaseUrl } from './baseUrl';
+import { readPacer } from './pacing/credentialPacer';
 import { readRateLimit, waitForResetMs } from './rateLimit';
 import {
 	describeFailure,
+	describeHeldBack,
 	describeRefusedUrl,
 	describeUnreachable,
 	describeUnreadable,
@@ -17,11 +19,16 @@ export const MAX_RATE_LIMIT_RETRIES = 3;
 const REQUEST_TIMEOUT_MS = 60_000;
 const RESET_MARGIN_MS = 250;
 
+function cancellation(ctx: ServiceContext): () => boolean {
+	const signal = 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
+	return () => signal?.aborted === true;
+}
+
 /** Sleeps in short steps so that a cancelled execution stops waiting. */
 async function waitUnlessCancelled(ctx: ServiceContext, ms: number): Promise<void> {
-	const signal = 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
+	const cancelled = cancellation(ctx);
 	const until = Date.now() + ms;
-	while (!signal?.aborted && Date.now() < until) {
+	while (!cancelled() && Date.now() < until) {
 		await sleep(Math.min(until - Date.now(), 1000));
 	}
 }
@@ -109,10 +116,21 @@ export async function requestService(
 	}
 
 	const requestAtUrl: ServiceRequest = { ...request, url: options.url };
+	const pacer = await readPacer(ctx, profile);
 	for (let retries = 0; ; retries++) {
-		const response = await send(ctx, profile, options, request);
+		const admission = await pacer.admit(NEAR_RESET_MS, cancellation(ctx));
+		if (!admission.admitted) {
+			const failure = describeHeldBack(profile, admission.heldUntil, requestAtUrl, NEAR_RESET_MS);
+			throw serviceError(ctx.getNode(), { status: 429 }, failure, request.itemIndex);
+		}
+		// A request that got no answer still leaves its place in flight; the answer's headers teach the pace.
+		const response = await send(ctx, profile, options, request).catch(async (error: unknown) => {
+			admission.settle();
+			return await Promise.reject(error);
+		});
 		const rateLimit = readRateLimit(response.headers);
 		const status = response.statusCode;
+		admission.settle({ status, rateLimit, ownLimit: request.ownRateLimit });
 		if (status === 429 && retries < MAX_RATE_LIMIT_RETRIES) {
 			const waitMs = waitForResetMs(rateLimit, Date.now(), NEAR_RESET_MS);
 			if (waitMs !== undefined) {

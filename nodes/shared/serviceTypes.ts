@@ -1,4 +1,5 @@
 import type {
+	ICredentialDataDecryptedObject,
 	IDataObject,
 	IExecuteFunctions,
 	IHookFunctions,
@@ -7,6 +8,7 @@ import type {
 	IPollFunctions,
 } from 'n8n-workflow';
 
+import type { PlanRate } from './pacing/requestPacer';
 import type { RateLimitInfo } from './rateLimit';
 
 /** The n8n contexts that send requests: nodes, list searches, polling triggers and webhook hooks. */
@@ -21,6 +23,10 @@ export interface ServiceProfile {
 	credentialName: string;
 	/** What the credential's secret is called in messages; "token" when not set. */
 	secretName?: string;
+	/** The credential field holding the token or key: with type and base URL it names the credential's pace. */
+	secretField: string;
+	/** The fixed rate the credential keeps to while the service sends no rate-limit headers (a plan). */
+	planRate?: (credentials: ICredentialDataDecryptedObject) => PlanRate | undefined;
 }
 
 export interface ServiceRequest {
@@ -41,6 +47,11 @@ export interface ServiceRequest {
 	addressedRecord?: string;
 	/** The rate limits this request counts against, in words, for the message of a 429. */
 	rateLimitsText?: string;
+	/**
+	 * The answer's rate-limit headers describe a limit of this request's own (the per-site
+	 * reoptimization hour), not the credential's: they do not set the credential's pace.
+	 */
+	ownRateLimit?: boolean;
 }
 
 export interface ServiceResponse {

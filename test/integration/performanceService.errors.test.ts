@@ -133,12 +133,23 @@ describe('Continue On Fail', () => {
 		expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 	});
 
-	it('without it, the node stops at the first failed item and names it', async () => {
-		const result = await run(getSite('={{ $json.site }}'), { items });
+	it('without it, the node stops at the first failed item and names it (one at a time)', async () => {
+		const result = await run({ ...getSite('={{ $json.site }}'), options: { parallelRequests: 1 } }, { items });
 		expect(reasonOf(result.error)).toBe('not_found');
 		expect(result.error?.message).toContain('"site_999"');
 		expect(result.error?.context?.itemIndex).toBe(1);
 		expect(callsTo(sandbox, 'performance').map((call) => call.path)).toEqual(['/sites/site_1', '/sites/site_999']);
+	});
+
+	it('without it, items in parallel fail the node with the first failed item, though later ones were sent', async () => {
+		const result = await run(getSite('={{ $json.site }}'), { items });
+		expect(reasonOf(result.error)).toBe('not_found');
+		expect(result.error?.message).toContain('"site_999"');
+		expect(result.error?.context?.itemIndex).toBe(1);
+		// Each valid item at most once; the last one (site_2) may have been sent before item 1 failed.
+		const paths = callsTo(sandbox, 'performance').map((call) => call.path).sort();
+		expect(paths.filter((path) => path !== '/sites/site_2')).toEqual(['/sites/site_1', '/sites/site_999']);
+		expect(paths.length).toBeLessThanOrEqual(3);
 	});
 });
 

@@ -1,8 +1,9 @@
 import type { INodeParameters } from 'n8n-workflow';
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 
+import { forgetPacers } from '../../nodes/shared/pacing/pacers.ts';
 import { byId, reasonOf, runNode, type RunNodeOptions } from '../harness/runNode.ts';
-import { callsTo, withSandbox } from '../harness/sandbox.ts';
+import { callsTo, requestsTo, withSandbox } from '../harness/sandbox.ts';
 import type { ResetFormat } from '../sandbox/index.ts';
 
 /**
@@ -32,24 +33,37 @@ function resetInMessage(message: string | undefined): number {
 	return match ? Date.parse(match[1]) : NaN;
 }
 
+/** Another process using the same token spends the window: the node's pace cannot know that. */
+async function spendWindowElsewhere(requests: number): Promise<void> {
+	for (let index = 0; index < requests; index++) {
+		await fetch(`${sandbox.performanceUrl}/system`, { headers: { authorization: `Bearer ${sandbox.tokens.readWrite}` } });
+	}
+}
+
+// Each test starts with a pace that knows nothing, as a fresh n8n process would.
+beforeEach(() => forgetPacers());
+
 describe('a 429 whose reset is near: the node waits for the reset and retries', () => {
 	for (const format of formats) {
 		it(label(format), async () => {
 			sandbox.setOptions({ ...format, limits: { requestsPerMinute: 2 } });
+			await spendWindowElsewhere(2);
 			const result = await run(health, { items: [{ n: 1 }, { n: 2 }, { n: 3 }] });
 
 			expect(result.error).toBeUndefined();
 			expect(result.json.map((json) => json.status)).toEqual(['ok', 'ok', 'ok']);
 			expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
-			// Two allowed, the third refused with 429, then the same request again after the reset.
+			// The other process's two; the node's first request refused with 429, then after the
+			// reset the same request again and the other two, held back rather than sent into the limit.
 			expect(callsTo(sandbox, 'performance')).toEqual(
-				Array.from({ length: 4 }, () => ({
+				Array.from({ length: 6 }, () => ({
 					method: 'GET',
 					path: '/system',
 					query: {},
 					auth: `Bearer ${sandbox.tokens.readWrite}`,
 				})),
 			);
+			expect(requestsTo(sandbox, 'performance').map((request) => request.status)).toEqual([200, 200, 429, 200, 200, 200]);
 		});
 	}
 

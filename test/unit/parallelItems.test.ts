@@ -109,6 +109,6 @@ describe('parallelRequestsOf', () => {
 		for (const value of [undefined, null, 0, -3, Number.NaN, 'many', {}]) {
 			expect(parallelRequestsOf(value)).toBe(DEFAULT_PARALLEL_REQUESTS);
 		}
-		expect(parallelRequestsOf(10_000)).toBe(200);
+		expect(parallelRequestsOf(10_000)).toBe(500);
 	});
 });

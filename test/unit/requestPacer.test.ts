@@ -1,12 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
-import {
-	forgetPacers,
-	pacerFor,
-	pacingKey,
-	planClock,
-	securityPlanRate,
-} from '../../nodes/shared/pacing/pacers.ts';
+import { forgetPacers, pacerFor, pacingKey, planClock } from '../../nodes/shared/pacing/pacers.ts';
+import { securityPlanRate } from '../../nodes/shared/securityTransport.ts';
 import { RequestPacer, type Admission, type PacerAnswer } from '../../nodes/shared/pacing/requestPacer.ts';
 
 const T0 = Date.parse('2026-01-01T00:00:00.000Z');
@@ -149,13 +144,20 @@ describe('RequestPacer with a plan', () => {
 		const pacer = new RequestPacer(plan);
 		const waiting = startAdmissions(pacer, 7);
 		await vi.advanceTimersByTimeAsync(0);
+		// The first request alone: the service might send rate-limit headers.
+		expect(waiting.admitted).toHaveLength(1);
+		waiting.admitted[0].settle(answer(undefined, undefined));
+		await vi.advanceTimersByTimeAsync(0);
 		expect(waiting.admitted).toHaveLength(3);
 
 		await vi.advanceTimersByTimeAsync(500);
-		for (const admission of waiting.admitted) admission.settle(answer(undefined, undefined));
-		await vi.advanceTimersByTimeAsync(9_999);
+		for (const admission of waiting.admitted.slice(1)) admission.settle(answer(undefined, undefined));
+		// The first one leaves the window 10 s after its answer, the other two 0.5 s later.
+		await vi.advanceTimersByTimeAsync(9_499);
 		expect(waiting.admitted).toHaveLength(3);
 		await vi.advanceTimersByTimeAsync(1);
+		expect(waiting.admitted).toHaveLength(4);
+		await vi.advanceTimersByTimeAsync(500);
 		expect(waiting.admitted).toHaveLength(6);
 	});
 
@@ -188,17 +190,18 @@ describe('one pacer per credential', () => {
 	});
 
 	it('knows the security plans: Standard 100, Agency 500 a minute, Enterprise unlimited; unknown is Standard', () => {
-		expect(securityPlanRate('standard')).toEqual({ requests: 100, windowMs: 60_000 });
-		expect(securityPlanRate('agency')).toEqual({ requests: 500, windowMs: 60_000 });
-		expect(securityPlanRate('enterprise')).toBeUndefined();
-		expect(securityPlanRate(undefined)).toEqual({ requests: 100, windowMs: 60_000 });
-		expect(securityPlanRate('gold')).toEqual({ requests: 100, windowMs: 60_000 });
+		expect(securityPlanRate({ plan: 'standard' })).toEqual({ requests: 100, windowMs: 60_000 });
+		expect(securityPlanRate({ plan: 'agency' })).toEqual({ requests: 500, windowMs: 60_000 });
+		expect(securityPlanRate({ plan: 'enterprise' })).toBeUndefined();
+		expect(securityPlanRate({})).toEqual({ requests: 100, windowMs: 60_000 });
+		expect(securityPlanRate({ plan: 'gold' })).toEqual({ requests: 100, windowMs: 60_000 });
+		expect(securityPlanRate({ plan: 'toString' })).toEqual({ requests: 100, windowMs: 60_000 });
 	});
 
 	it('follows the plan clock of a time-scaled simulation', () => {
 		planClock.minuteMs = 2_000;
 		try {
-			expect(securityPlanRate('agency')).toEqual({ requests: 500, windowMs: 2_000 });
+			expect(securityPlanRate({ plan: 'agency' })).toEqual({ requests: 500, windowMs: 2_000 });
 		} finally {
 			planClock.minuteMs = 60_000;
 		}

@@ -13,26 +13,14 @@ export interface PacedCredential {
 	plan?: PlanRate;
 }
 
-export const SECURITY_PLANS = ['standard', 'agency', 'enterprise'] as const;
-export type SecurityPlan = (typeof SECURITY_PLANS)[number];
-
-/** Requests per minute of each security plan; enterprise is unlimited. */
-export const SECURITY_PLAN_REQUESTS_PER_MINUTE: Record<SecurityPlan, number | undefined> = {
-	standard: 100,
-	agency: 500,
-	enterprise: undefined,
-};
-
 /**
  * The length of a plan's minute in milliseconds: 60,000. Only a simulation of the service that
  * runs its clock faster (the test sandbox's time scale) sets another value.
  */
 export const planClock = { minuteMs: 60_000 };
 
-/** The rate of a security plan; a missing or unknown plan is Standard, the strictest. */
-export function securityPlanRate(plan: unknown): PlanRate | undefined {
-	const name: SecurityPlan = SECURITY_PLANS.includes(plan as SecurityPlan) ? (plan as SecurityPlan) : 'standard';
-	const requests = SECURITY_PLAN_REQUESTS_PER_MINUTE[name];
+/** A plan of so many requests per minute; `undefined` (unlimited) is no plan to keep to. */
+export function perMinute(requests: number | undefined): PlanRate | undefined {
 	return requests === undefined ? undefined : { requests, windowMs: planClock.minuteMs };
 }
 

@@ -36,12 +36,13 @@ interface ServiceWindow {
 /**
  * One pace for one credential, shared by every request in the process that uses it.
  *
- * With rate-limit headers it keeps to what the service last said: requests in flight count
- * against `Remaining` before they are answered, a spent window holds requests back until its
- * reset, and while nothing is known (the first request, or a window that has just reset) one
- * request goes ahead alone to find out. Without headers it keeps to the plan's rate, counting a
- * request from the moment it is answered (the service counted it before that). A 429 holds
- * every request back until the reset it names.
+ * The first request goes ahead alone, to find out whether the service sends rate-limit headers.
+ * With headers it keeps to what the service last said: requests in flight count against
+ * `Remaining` before they are answered, a spent window holds requests back until its reset, and
+ * once the reset has passed one request goes ahead alone to find out how much the window freed.
+ * Without headers it keeps to the plan's rate, if there is one, counting a request until a
+ * window after its answer (the service counted it before that). A 429 holds every request back
+ * until the reset it names.
  */
 export class RequestPacer {
 	#plan: PlanRate | undefined;
@@ -97,16 +98,15 @@ export class RequestPacer {
 	/** Milliseconds until a request may go (0: now; Infinity: when an answer comes back). */
 	delayMs(now: number): number {
 		if (now < this.#blockedUntil) return this.#blockedUntil - now;
+		// Until the first answer it is unknown whether the service sends rate-limit headers.
+		if (!this.#answered) return this.#inFlight === 0 ? 0 : UNTIL_ANSWER;
 		if (this.#plan && !this.#headersSeen) return this.#planDelay(now, this.#plan);
 		return this.#headerDelay(now);
 	}
 
 	#headerDelay(now: number): number {
 		const window = this.#window;
-		if (!window) {
-			if (this.#answered) return 0;
-			return this.#inFlight === 0 ? 0 : UNTIL_ANSWER;
-		}
+		if (!window) return 0;
 		const freeAt = window.resetAt + RESET_MARGIN_MS;
 		if (now < freeAt) return window.remaining - this.#inFlight > 0 ? 0 : freeAt - now;
 		// The window has reset: at least one request is free again; the next answer tells how many.

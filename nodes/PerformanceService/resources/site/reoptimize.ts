@@ -6,7 +6,7 @@ import {
 	PERFORMANCE_SCOPES,
 	performanceRequest,
 } from '../../../shared/performanceTransport';
-import { responseRecord } from '../responseRecord';
+import { unwrapRecord } from '../../../shared/records';
 import { readSiteId, siteIdProperty } from './siteId';
 
 export const description: INodeProperties[] = [
@@ -25,6 +25,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		scope: PERFORMANCE_SCOPES.auditsWrite,
 		addressedRecord: `site "${site.id}"`,
 		rateLimitsText: `${PERFORMANCE_LIMITS.reoptimizationsPerSitePerHour} reoptimizations per hour for each site, and ${PERFORMANCE_RATE_LIMITS_TEXT}`,
+		// The answer's X-RateLimit-* describe this site's hour, not the token's minute.
+		ownRateLimit: true,
 	});
-	return { ...responseRecord(body, 'reoptimization'), siteId: site.id };
+	return { ...unwrapRecord(body, 'reoptimization'), siteId: site.id };
 }

@@ -1,7 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { locatorListSearch } from '../../shared/locatorListSearch';
-import { PERFORMANCE_SCOPES, performanceListPage } from '../../shared/performanceTransport';
+import { PERFORMANCE_SCOPES } from '../../shared/performanceApi';
+import { performanceListPage } from '../../shared/performanceTransport';
 import { recordContains, textOf } from '../../shared/records';
 import type { ServiceRequest } from '../../shared/serviceTypes';
 

@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { readLimit, type LimitRange } from '../../../shared/getMany';
-import { PERFORMANCE_SCOPES, performanceList } from '../../../shared/performanceTransport';
+import { PERFORMANCE_SCOPES } from '../../../shared/performanceApi';
+import { performanceList } from '../../../shared/performanceTransport';
 
 /**
  * The endpoint returns the newest audits, at most 100 at a time; it has no Return All. The

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { PERFORMANCE_SCOPES, performanceRequest } from '../../../shared/performanceTransport';
+import { PERFORMANCE_SCOPES } from '../../../shared/performanceApi';
+import { performanceRequest } from '../../../shared/performanceTransport';
 import { unwrapRecord } from '../../../shared/records';
 import { readSiteId, siteIdProperty } from './siteId';
 import { simplifyGetByDefault, simplifyGetProperties, simplifySite } from './simplifySite';

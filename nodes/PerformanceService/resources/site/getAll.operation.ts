@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { getManyProperties, readGetMany } from '../../../shared/getMany';
-import { PERFORMANCE_SCOPES, performanceList } from '../../../shared/performanceTransport';
+import { PERFORMANCE_SCOPES } from '../../../shared/performanceApi';
+import { performanceList } from '../../../shared/performanceTransport';
 import { simplifyGetManyProperty, simplifySite } from './simplifySite';
 
 export const description: INodeProperties[] = [...getManyProperties('site'), simplifyGetManyProperty];

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import type { SpawnOptions } from 'node:child_process';
 import { createServer } from 'node:net';
 
@@ -67,4 +67,29 @@ export async function waitFor<T>(
 		}
 		await delay(intervalMs);
 	}
+}
+
+/** Every process below `root` (children, their children, ...), found with `ps` (Linux and macOS). */
+export function descendantsOf(root: number): number[] {
+	const listing = spawnSync('ps', ['-A', '-o', 'pid=,ppid='], { encoding: 'utf8' }).stdout ?? '';
+	const children = new Map<number, number[]>();
+	for (const line of listing.trim().split('\n')) {
+		const [pid, ppid] = line.trim().split(/\s+/).map(Number);
+		children.set(ppid, [...(children.get(ppid) ?? []), pid]);
+	}
+	const found: number[] = [];
+	const queue = [root];
+	while (queue.length > 0) {
+		for (const child of children.get(queue.shift()!) ?? []) {
+			found.push(child);
+			queue.push(child);
+		}
+	}
+	return found;
+}
+
+/** Whether a process with this id is still running (a zombie counts as gone where `ps` says so). */
+export function isRunning(pid: number): boolean {
+	const state = spawnSync('ps', ['-o', 'stat=', '-p', String(pid)], { encoding: 'utf8' }).stdout.trim();
+	return state !== '' && !state.startsWith('Z');
 }

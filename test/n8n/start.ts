@@ -1,21 +1,40 @@
 /**
  * `npm start`: n8n 2.x with this package, the service sandbox and the example workflows, on
- * 127.0.0.1. Ctrl-C stops everything it started.
+ * 127.0.0.1. The n8n user folder (`.n8n-local/user`) is kept between starts; `--reset` starts
+ * from a clean one. SIGINT, SIGTERM or SIGHUP from any parent, or the parent going away, stops
+ * everything it started.
  *
- * Environment: N8N_PORT (5678), SANDBOX_PORT (5680), N8N_INSTALL_DIR (where n8n is installed).
+ * Environment: N8N_PORT (5678), SANDBOX_PORT (5680), N8N_INSTALL_DIR (where n8n is installed),
+ * DEMO_USER_FOLDER (the kept user folder).
  */
 import { lstatSync, mkdirSync, readlinkSync, rmSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 
 import { n8nInstallDir, LOCAL_DIR } from './paths.ts';
+import { delay, descendantsOf } from './processes.ts';
 import { progress } from './progress.ts';
 import { startStack } from './stack.ts';
 import type { Stack } from './stack.ts';
+
+const USAGE = 'Usage: npm start [-- --reset]\n  --reset  start from a clean n8n user folder (drops what was built in the demo)';
+const CHILD_STOP_GRACE_MS = 10_000;
+const PARENT_CHECK_MS = 1_000;
+const SIGNAL_EXIT_CODES: Record<string, number> = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 };
 
 function portFromEnv(name: string, fallback: number): number {
 	const port = Number(process.env[name] ?? fallback);
 	if (!Number.isInteger(port) || port <= 0 || port > 65535) throw new Error(`${name} must be a TCP port, got ${process.env[name]}`);
 	return port;
+}
+
+function parseArguments(args: string[]): { reset: boolean } {
+	const unknown = args.filter((arg) => arg !== '--reset');
+	if (args.includes('--help') || args.includes('-h')) {
+		console.log(USAGE);
+		process.exit(0);
+	}
+	if (unknown.length > 0) throw new Error(`Unknown argument ${unknown.join(' ')}\n${USAGE}`);
+	return { reset: args.includes('--reset') };
 }
 
 /** `.n8n-local/n8n` points at the cached install, so the git-ignored folder shows where n8n lives. */
@@ -29,7 +48,29 @@ function linkInstallDir(): void {
 	symlinkSync(target, link);
 }
 
-function summary(stack: Stack): string {
+function signal(pids: number[], name: NodeJS.Signals): void {
+	for (const pid of pids) {
+		try {
+			process.kill(pid, name);
+		} catch {
+			// Already gone.
+		}
+	}
+}
+
+/** Whatever is still running below this process (a start interrupted half-way): SIGTERM, then SIGKILL. */
+async function stopDescendants(): Promise<void> {
+	let remaining = descendantsOf(process.pid);
+	signal(remaining, 'SIGTERM');
+	const deadline = Date.now() + CHILD_STOP_GRACE_MS;
+	while (remaining.length > 0 && Date.now() < deadline) {
+		await delay(200);
+		remaining = descendantsOf(process.pid);
+	}
+	signal(remaining, 'SIGKILL');
+}
+
+function summary(stack: Stack, userFolder: string): string {
 	const { n8n, sandbox, owner, workflows } = stack;
 	const control = sandbox.controlUrl;
 	const json = `-H 'content-type: application/json'`;
@@ -37,7 +78,9 @@ function summary(stack: Stack): string {
 		'',
 		`n8n editor:   ${n8n.origin}`,
 		`Sign in:      ${owner.email} / ${owner.password}`,
-		`Sandbox:      ${sandbox.origin} (performance ${sandbox.performanceUrl}, security ${sandbox.securityUrl})`,
+		`Sandbox:      ${sandbox.origin}`,
+		`  Performance Service  ${sandbox.performanceUrl}  API token ${sandbox.tokens.readWrite}  signing secret ${sandbox.signingSecret}`,
+		`  Security Service     ${sandbox.securityUrl}  API key ${sandbox.securityKey}`,
 		'',
 		'Example workflows (credentials "Performance Service account" and "Security Service account" point at the sandbox):',
 		`  ${workflows.scheduledReoptimize.name}: ${n8n.origin}/workflow/${workflows.scheduledReoptimize.id}`,
@@ -48,34 +91,60 @@ function summary(stack: Stack): string {
 		`    curl -X POST ${control}/security/threats ${json} -d '{"severity":"high","title":"Webshell in uploads"}'`,
 		`Messages posted to the chat sink: curl ${control}/chat/messages`,
 		`n8n's log: ${n8n.logFile}`,
+		`What you build in n8n is kept in ${userFolder} for the next start; \`npm start -- --reset\` starts clean.`,
 		'',
 		'Press Ctrl-C to stop n8n and the sandbox.',
 	].join('\n');
 }
 
 async function main(): Promise<void> {
+	const { reset } = parseArguments(process.argv.slice(2));
 	const state: { stack?: Stack; stopping: boolean } = { stopping: false };
-	const stop = (signal: string): void => {
+	const stop = (reason: string, exitCode: number): void => {
 		if (state.stopping) return;
 		state.stopping = true;
-		progress(`${signal}: stopping n8n and the sandbox`);
-		// While starting, exiting is enough: the exit handler of startN8n kills an n8n still booting.
-		if (!state.stack) process.exit(130);
-		void state.stack.stop().then(() => process.exit(0));
+		progress(`${reason}: stopping n8n and the sandbox`);
+		void (async () => {
+			try {
+				await state.stack?.stop();
+			} finally {
+				await stopDescendants();
+				process.exit(exitCode);
+			}
+		})();
 	};
-	process.on('SIGINT', () => stop('SIGINT'));
-	process.on('SIGTERM', () => stop('SIGTERM'));
+	for (const name of Object.keys(SIGNAL_EXIT_CODES) as NodeJS.Signals[]) {
+		process.on(name, () => stop(name, SIGNAL_EXIT_CODES[name]));
+	}
+	// A parent that goes away without signalling (a killed npm, a closed pipe) leaves this process
+	// re-parented: stop then too, so n8n is never left running on its own.
+	const parent = process.ppid;
+	setInterval(() => {
+		if (process.ppid !== parent) stop('parent process exited', 0);
+	}, PARENT_CHECK_MS).unref();
 
+	const userFolder = path.resolve(process.env.DEMO_USER_FOLDER ?? path.join(LOCAL_DIR, 'user'));
+	if (reset) {
+		progress(`--reset: removing ${userFolder}`);
+		rmSync(userFolder, { recursive: true, force: true });
+	}
 	linkInstallDir();
-	state.stack = await startStack({
-		userFolder: path.join(LOCAL_DIR, 'user'),
+	const stack = await startStack({
+		userFolder,
+		keepUserFolder: true,
 		n8nPort: portFromEnv('N8N_PORT', 5678),
 		sandboxPort: portFromEnv('SANDBOX_PORT', 5680),
 	});
-	console.log(summary(state.stack));
+	state.stack = stack;
+	if (state.stopping) {
+		await stack.stop();
+		return;
+	}
+	console.log(summary(stack, path.relative(process.cwd(), userFolder) || userFolder));
 }
 
-main().catch((error: unknown) => {
+main().catch(async (error: unknown) => {
 	console.error(error instanceof Error ? error.message : error);
+	await stopDescendants();
 	process.exit(1);
 });

@@ -60,15 +60,19 @@ export async function nodeDescription(client: N8nClient, type: string): Promise<
 	return found;
 }
 
-/** Publishes a workflow with a Performance Service Trigger and points the sandbox's deliveries at it. */
+/**
+ * Publishes a workflow with a Performance Service Trigger and points the sandbox's deliveries at it;
+ * `{ publish: false }` for one n8n already serves (the sandbox forgets its endpoints on restart).
+ */
 export async function publishWebhookWorkflow(
 	client: N8nClient,
 	controlUrl: string,
 	workflow: StoredWorkflow,
+	{ publish = true } = {},
 ): Promise<{ url: string; endpointId: string }> {
 	const node = performanceTriggerNode(workflow);
 	const url = productionWebhookUrl(client.origin, node, await nodeDescription(client, PERFORMANCE_TRIGGER));
-	await client.publishWorkflow(workflow.id);
+	if (publish) await client.publishWorkflow(workflow.id);
 	await waitForWebhook(url);
 	const endpointId = await registerSandboxWebhook(controlUrl, url, triggerEvents(node));
 	return { url, endpointId };

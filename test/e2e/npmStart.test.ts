@@ -1,0 +1,148 @@
+/**
+ * `npm start` as a user (or a process manager) runs it: the demo keeps what was built in n8n
+ * between starts, `--reset` drops it, and a signal to the command, or its parent going away,
+ * stops n8n and the sandbox with nothing left running.
+ */
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { N8nClient } from '../n8n/client.ts';
+import type { StoredWorkflow } from '../n8n/client.ts';
+import { CREDENTIAL_NAMES, EXAMPLE_FILES, readExample } from '../n8n/examples.ts';
+import { PACKAGE_ROOT } from '../n8n/paths.ts';
+import { delay, descendantsOf, freePort, isRunning, waitFor } from '../n8n/processes.ts';
+
+const READY_LINE = 'Press Ctrl-C to stop n8n and the sandbox.';
+const READY_TIMEOUT_MS = 600_000;
+const STOP_TIMEOUT_MS = 60_000;
+
+interface Started {
+	/** The process the test signals: npm, or the shell standing in for another parent. */
+	command: ChildProcess;
+	/** Everything below it once the demo is ready (start.ts, n8n, its task runner, ...). */
+	tree: number[];
+	output: () => string;
+}
+
+let userFolder: string;
+let n8nPort: number;
+let sandboxPort: number;
+let started: Started | undefined;
+
+async function startDemo(command: string, args: string[]): Promise<Started> {
+	const child = spawn(command, args, {
+		cwd: PACKAGE_ROOT,
+		env: { ...process.env, DEMO_USER_FOLDER: userFolder, N8N_PORT: String(n8nPort), SANDBOX_PORT: String(sandboxPort) },
+		stdio: ['ignore', 'pipe', 'pipe'],
+	});
+	let output = '';
+	child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+	child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+	const exited = new Promise<never>((_, reject) =>
+		child.once('exit', (code) => reject(new Error(`${command} exited (${code}) before the demo was ready:\n${output}`))),
+	);
+	const ready = waitFor('the demo to print its summary', async () => (output.includes(READY_LINE) ? true : undefined), {
+		timeoutMs: READY_TIMEOUT_MS,
+		intervalMs: 500,
+	});
+	await Promise.race([ready, exited]);
+	exited.catch(() => undefined);
+	started = { command: child, tree: descendantsOf(child.pid!), output: () => output };
+	return started;
+}
+
+async function portAnswers(port: number): Promise<boolean> {
+	try {
+		const response = await fetch(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(2_000) });
+		await response.body?.cancel();
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+/** Signals the command and waits until every process it had started is gone and both ports are closed. */
+async function stopDemo(demo: Started, signal: NodeJS.Signals): Promise<void> {
+	expect(demo.tree.length).toBeGreaterThan(1);
+	const processes = [demo.command.pid!, ...demo.tree];
+	demo.command.kill(signal);
+	await waitFor('every process of the demo to exit', async () => (processes.some(isRunning) ? undefined : true), {
+		timeoutMs: STOP_TIMEOUT_MS,
+		intervalMs: 250,
+	}).catch((error: unknown) => {
+		throw new Error(`${String(error)}\nstill running: ${processes.filter(isRunning).join(' ')}\n${demo.output()}`);
+	});
+	expect(await portAnswers(n8nPort)).toBe(false);
+	expect(await portAnswers(sandboxPort)).toBe(false);
+	started = undefined;
+}
+
+function demoClient(): N8nClient {
+	const state = JSON.parse(readFileSync(path.join(userFolder, 'npm-start.json'), 'utf8')) as { apiKey: string };
+	return N8nClient.fromSession(`http://127.0.0.1:${n8nPort}`, '', state.apiKey);
+}
+
+async function workflowNames(client: N8nClient): Promise<string[]> {
+	const { data } = await client.api<{ data: Array<StoredWorkflow & { isArchived?: boolean }> }>('GET', '/workflows?limit=250');
+	return data.filter((workflow) => !workflow.isArchived).map((workflow) => workflow.name).sort();
+}
+
+async function credentialNames(client: N8nClient): Promise<string[]> {
+	const { data } = await client.api<{ data: Array<{ name: string }> }>('GET', '/credentials?limit=250');
+	return data.map((credential) => credential.name).sort();
+}
+
+const exampleNames = (Object.keys(EXAMPLE_FILES) as Array<keyof typeof EXAMPLE_FILES>).map((key) => readExample(key).name);
+const USER_WORKFLOW = 'Built by the user between starts';
+
+describe('npm start', () => {
+	beforeAll(async () => {
+		userFolder = mkdtempSync(path.join(os.tmpdir(), 'n8n-npm-start-'));
+		n8nPort = await freePort();
+		sandboxPort = await freePort();
+	});
+
+	afterAll(async () => {
+		if (started) {
+			for (const pid of [started.command.pid!, ...started.tree]) {
+				try {
+					process.kill(pid, 'SIGKILL');
+				} catch {
+					// Already gone.
+				}
+			}
+			await delay(500);
+		}
+		rmSync(userFolder, { recursive: true, force: true });
+	});
+
+	it('stops n8n and the sandbox when npm gets SIGTERM from its parent', async () => {
+		const demo = await startDemo('npm', ['start']);
+		const client = demoClient();
+		expect(await workflowNames(client)).toEqual([...exampleNames].sort());
+		await client.createWorkflow({ name: USER_WORKFLOW, nodes: [], connections: {} });
+		await stopDemo(demo, 'SIGTERM');
+	});
+
+	it('keeps what was built, with credentials and examples updated rather than duplicated, and stops when its parent is killed', async () => {
+		// A parent that dies without forwarding anything: the shell is SIGKILLed, start.ts is left behind.
+		const demo = await startDemo('sh', ['-c', 'node --disable-warning=MODULE_TYPELESS_PACKAGE_JSON test/n8n/start.ts; :']);
+		const client = demoClient();
+		expect(await workflowNames(client)).toEqual([...exampleNames, USER_WORKFLOW].sort());
+		expect(await credentialNames(client)).toEqual(Object.values(CREDENTIAL_NAMES).sort());
+		await stopDemo(demo, 'SIGKILL');
+	});
+
+	it('starts from a clean n8n with --reset, and stops on SIGINT', async () => {
+		const demo = await startDemo('node', ['--disable-warning=MODULE_TYPELESS_PACKAGE_JSON', 'test/n8n/start.ts', '--reset']);
+		const client = demoClient();
+		expect(await workflowNames(client)).toEqual([...exampleNames].sort());
+		expect(await credentialNames(client)).toEqual(Object.values(CREDENTIAL_NAMES).sort());
+		await stopDemo(demo, 'SIGINT');
+	});
+});

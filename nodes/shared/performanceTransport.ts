@@ -12,8 +12,6 @@ export const PERFORMANCE_SERVICE: ServiceProfile = {
 	secretField: 'apiToken',
 };
 
-export { PERFORMANCE_LIMITS, PERFORMANCE_SCOPES } from './performanceApi';
-
 /** The per-token request limit in words, for the message of a 429: every request counts against it. */
 export const PERFORMANCE_RATE_LIMITS_TEXT = `${PERFORMANCE_LIMITS.requestsPerMinutePerToken} requests per minute for each token`;
 

@@ -7,8 +7,6 @@ import { SECURITY_PLAN_LIMITS } from './securityApi';
 import { requestService } from './serviceRequest';
 import type { ServiceContext, ServiceProfile, ServiceRequest } from './serviceTypes';
 
-export { SECURITY_PLAN_LIMITS } from './securityApi';
-
 type SecurityPlan = keyof typeof SECURITY_PLAN_LIMITS;
 
 /** The rate of the credential's plan; a missing or unknown plan counts as Standard, the strictest. */

@@ -3,7 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { operationProperty, type HandlersFor } from '../../../shared/operations';
 import * as get from './get.operation';
 import * as getAll from './getAll.operation';
-import * as reoptimize from './reoptimize';
+import * as reoptimize from './reoptimize.operation';
 
 const operations = [
 	{

@@ -1,4 +1,4 @@
-import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
+import { sleep, type IDataObject, type IWebhookFunctions } from 'n8n-workflow';
 
 import { eventDigest, nodeEvents, readStored, STATIC_DATA_FIELD } from './startedEvents';
 
@@ -6,6 +6,22 @@ import { eventDigest, nodeEvents, readStored, STATIC_DATA_FIELD } from './starte
 interface AnsweredResponse {
 	statusCode: number;
 	once?: (event: 'finish' | 'close', listener: () => void) => unknown;
+}
+
+/**
+ * n8n 2.x clears the static data's "changed" mark while it prepares the execution (it wraps the
+ * same object again), so its save before the answer would skip a change made by a call that starts
+ * a workflow. Marking the change again a moment later, while n8n is creating the execution, keeps
+ * it: the first mark runs after n8n's synchronous preparation, the later ones cover a slow one.
+ */
+const MARK_AGAIN_AFTER_MS = [0, 25, 250, 2500];
+
+function keepMarkedChanged(staticData: IDataObject, events: IDataObject, answered: () => boolean): void {
+	for (const delay of MARK_AGAIN_AFTER_MS) {
+		void sleep(delay).then(() => {
+			if (!answered()) staticData[STATIC_DATA_FIELD] = events;
+		});
+	}
 }
 
 export interface StartOnceOptions {
@@ -48,13 +64,22 @@ export async function claimEventStart(ctx: IWebhookFunctions, options: StartOnce
 		return false;
 	}
 
-	staticData[STATIC_DATA_FIELD] = events.snapshot(since, [digest, now]);
+	const started = events.snapshot(since, [digest, now]);
+	staticData[STATIC_DATA_FIELD] = started;
 	const res = ctx.getResponseObject() as unknown as AnsweredResponse;
 	if (typeof res.once !== 'function') {
 		events.settle(digest, claim, true, now);
 		return true;
 	}
-	res.once('finish', () => events.settle(digest, claim, res.statusCode >= 200 && res.statusCode < 300, now));
-	res.once('close', () => events.settle(digest, claim, false, now));
+	let answered = false;
+	res.once('finish', () => {
+		answered = true;
+		events.settle(digest, claim, res.statusCode >= 200 && res.statusCode < 300, now);
+	});
+	res.once('close', () => {
+		answered = true;
+		events.settle(digest, claim, false, now);
+	});
+	keepMarkedChanged(staticData, started, () => answered);
 	return true;
 }

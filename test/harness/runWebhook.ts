@@ -227,6 +227,10 @@ function saveStaticData(store: StaticDataStore, workflow: Workflow): void {
 	workflow.staticData.__dataChanged = false;
 }
 
+function clearChangedMark(workflow: Workflow): void {
+	Object.defineProperty(workflow.staticData, '__dataChanged', { value: false, writable: true });
+}
+
 /** n8n's answer in response mode "onReceived" (webhook-on-received-response-extractor.ts). */
 function onReceivedAnswer(responseData: unknown, result: IWebhookResponseData): unknown {
 	// n8n evaluates `responseData` with the default "firstEntryJson"; expressions are not emulated.
@@ -266,6 +270,10 @@ async function handle(setup: WebhookSetup, store: StaticDataStore, req: Incoming
 		}
 	} else {
 		// The execution is created (n8n's WorkflowRunner.run) before the static data is saved and the answer sent.
+		// Preparing it, n8n 2.x wraps the same static data again, which clears its "changed" mark
+		// (WorkflowRunner.establishContextForPersistence); creating it takes database round trips.
+		clearChangedMark(workflow);
+		await new Promise((resolve) => setTimeout(resolve, 5));
 		await setup.recordExecution?.();
 		call.executionRecordedBeforeAnswer = true;
 		saveStaticData(store, workflow);

@@ -87,7 +87,7 @@ export function checkFollowedUrl(link: string, baseUrl: string): FollowedUrl {
 	if (!base || !/^https?:$/.test(base.protocol)) {
 		return { refused: { shownUrl: link.slice(0, 100), reason: 'the credential has no valid http(s) base URL' } };
 	}
-	const url = parseUrl(link, `${base.href.replace(/\/+$/, '')}/`);
+	const url = parseUrl(link, `${trimBaseUrl(base.href)}/`);
 	if (!url) return { refused: { shownUrl: link.slice(0, 100), reason: 'it is not a valid URL' } };
 	const origin = `${url.protocol}//${url.host}`;
 	if (url.protocol !== base.protocol || url.host !== base.host) {

@@ -1,5 +1,6 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
+import { readHeader } from '../shared/httpHeaders';
 import {
 	DEFAULT_TOLERANCE_SECONDS,
 	SIGNATURE_HEADER,
@@ -61,12 +62,6 @@ async function readRawBody(request: DeliveryRequest): Promise<Buffer | undefined
 	return Buffer.isBuffer(request.rawBody) ? request.rawBody : undefined;
 }
 
-function header(headers: IDataObject, name: string): string | undefined {
-	const value = headers[name];
-	if (Array.isArray(value)) return value.join(', ');
-	return typeof value === 'string' ? value : undefined;
-}
-
 function parseJsonObject(rawBody: Buffer): IDataObject | undefined {
 	try {
 		const parsed: unknown = JSON.parse(rawBody.toString('utf8'));
@@ -119,8 +114,8 @@ async function receive(ctx: IWebhookFunctions, res: DeliveryResponse): Promise<I
 	if (rawBody.length > MAX_DELIVERY_BYTES) return reject(res, 'payload_too_large');
 
 	const headers = ctx.getHeaderData() as IDataObject;
-	const timestamp = header(headers, TIMESTAMP_HEADER);
-	const signature = header(headers, SIGNATURE_HEADER);
+	const timestamp = readHeader(headers, TIMESTAMP_HEADER);
+	const signature = readHeader(headers, SIGNATURE_HEADER);
 	const verification = verifyDelivery(
 		{ timestamp, signature, rawBody },
 		{ secrets, toleranceSeconds: settings.toleranceSeconds, nowMs: receivedAt.getTime() },

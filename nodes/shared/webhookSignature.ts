@@ -1,5 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
+import { epochToMilliseconds } from './epochTime';
+
 /**
  * The package's one verifier of signed webhook deliveries (performance service, "Events"):
  * `X-Service-Webhook-Signature` is the lower-case hex HMAC-SHA256, keyed with the signing
@@ -11,12 +13,6 @@ export const TIMESTAMP_HEADER = 'x-service-webhook-timestamp';
 export const SIGNATURE_HEADER = 'x-service-webhook-signature';
 
 export const DEFAULT_TOLERANCE_SECONDS = 300;
-
-/**
- * The unit of the timestamp is not published. Above 10^10 it is read as milliseconds, at or
- * below as seconds: 10^10 seconds is the year 2286, 10^10 milliseconds is April 1970.
- */
-export const MILLISECONDS_THRESHOLD = 10_000_000_000;
 
 /** 1 to 15 digits: every such value is a safe integer. */
 const TIMESTAMP_PATTERN = /^[0-9]{1,15}$/;
@@ -68,8 +64,8 @@ export function computeSignature(secret: string, timestamp: string, rawBody: Uin
 /** Epoch milliseconds of a timestamp header value, or `undefined` when it is not 1-15 digits. */
 export function parseTimestamp(value: string): number | undefined {
 	if (!TIMESTAMP_PATTERN.test(value)) return undefined;
-	const number = Number(value);
-	return number > MILLISECONDS_THRESHOLD ? number : number * 1000;
+	// The unit is not published: seconds or milliseconds, told apart as for every service epoch.
+	return epochToMilliseconds(Number(value));
 }
 
 /** Whether a timestamp lies within `toleranceSeconds` of `nowMs` in either direction. */

@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
+import { EPOCH_MILLISECONDS_ABOVE } from '../../nodes/shared/epochTime.ts';
 import {
 	checkTimestampWindow,
 	computeSignature,
-	MILLISECONDS_THRESHOLD,
 	parseTimestamp,
 	verifyDelivery,
 	type SignedDelivery,
@@ -52,8 +52,8 @@ describe('parseTimestamp', () => {
 	it('reads up to 10^10 as seconds and above as milliseconds', () => {
 		expect(parseTimestamp('1700000000')).toBe(1_700_000_000_000);
 		expect(parseTimestamp('1700000000123')).toBe(1_700_000_000_123);
-		expect(parseTimestamp(String(MILLISECONDS_THRESHOLD))).toBe(MILLISECONDS_THRESHOLD * 1000);
-		expect(parseTimestamp(String(MILLISECONDS_THRESHOLD + 1))).toBe(MILLISECONDS_THRESHOLD + 1);
+		expect(parseTimestamp(String(EPOCH_MILLISECONDS_ABOVE))).toBe(EPOCH_MILLISECONDS_ABOVE * 1000);
+		expect(parseTimestamp(String(EPOCH_MILLISECONDS_ABOVE + 1))).toBe(EPOCH_MILLISECONDS_ABOVE + 1);
 		expect(parseTimestamp('0')).toBe(0);
 	});
 

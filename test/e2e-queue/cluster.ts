@@ -82,20 +82,11 @@ export async function startQueueCluster(): Promise<QueueCluster> {
 		for (let index = 0; index < WEBHOOK_PROCESSES; index++) {
 			webhookOptions.push({ ...shared, command: 'webhook', port: await freePort(), logName: `webhook-${index + 1}.log` });
 		}
-		const worker = await startN8n(workerOptions);
-		cleanup.add(() => worker.stop());
-		const webhooks: N8nInstance[] = [];
-		for (const options of webhookOptions) {
-			const instance = await startN8n(options);
-			webhooks.push(instance);
-		}
-		cleanup.add(async () => {
-			await Promise.all(webhooks.map((instance) => instance.stop()));
-		});
-
+		const [worker, ...webhooks] = await startAll(cleanup, [workerOptions, ...webhookOptions]);
 		const restartWebhooks = async (): Promise<void> => {
 			await Promise.all(webhooks.map((instance) => instance.stop()));
-			for (const [index, options] of webhookOptions.entries()) webhooks[index] = await startN8n(options);
+			const restarted = await startAll(cleanup, webhookOptions);
+			webhooks.splice(0, webhooks.length, ...restarted);
 		};
 		return {
 			sandbox,
@@ -112,6 +103,21 @@ export async function startQueueCluster(): Promise<QueueCluster> {
 		await cleanup.run();
 		throw error;
 	}
+}
+
+/** Starts the processes side by side; each one that started is stopped by the cleanup, also when another fails. */
+async function startAll(cleanup: Cleanup, options: N8nOptions[]): Promise<N8nInstance[]> {
+	const results = await Promise.allSettled(options.map((each) => startN8n(each)));
+	const started: N8nInstance[] = [];
+	for (const result of results) {
+		if (result.status === 'fulfilled') {
+			started.push(result.value);
+			cleanup.add(() => result.value.stop());
+		}
+	}
+	const failed = results.find((result) => result.status === 'rejected');
+	if (failed) throw failed.reason;
+	return started;
 }
 
 function sharedOptions(installDir: string, userFolder: string, postgres: Postgres, redis: Redis): Omit<N8nOptions, 'port'> & { env: Record<string, string> } {

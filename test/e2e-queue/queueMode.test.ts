@@ -4,6 +4,7 @@ import type { StoredWorkflow } from '../n8n/client.ts';
 import { postDelivery, signDelivery, signedDelivery, tampered } from '../n8n/deliveries.ts';
 import { PERFORMANCE_TRIGGER } from '../n8n/examples.ts';
 import { deliveredEventIds, runActionNodes, runPollerOnce, waitForEventExecution } from '../n8n/realChecks.ts';
+import type { PollerResult } from '../n8n/realChecks.ts';
 import { actionNodesWorkflow, deliveryTriggerWorkflow, threatPollerWorkflow } from '../n8n/testWorkflows.ts';
 import { nodeDescription, performanceTriggerNode, productionWebhookUrl, waitForWebhook } from '../n8n/webhooks.ts';
 import { startQueueCluster } from './cluster.ts';
@@ -13,7 +14,7 @@ let cluster: QueueCluster;
 let actions: StoredWorkflow & { path: string };
 let trigger: StoredWorkflow;
 let poller: StoredWorkflow;
-let pollerPublishedAt: number;
+let pollerRun: Promise<PollerResult>;
 /** The trigger's production URL on main and on each webhook process (the same path everywhere). */
 let triggerUrls: { main: string; webhooks: string[] };
 
@@ -37,10 +38,12 @@ async function publishedOnEveryProcess(path: (origin: string) => string): Promis
 beforeAll(async () => {
 	cluster = await startQueueCluster();
 	const { client, credentialIds } = cluster;
-	// The poller first: its first poll only records the threats that exist, so it must happen before the poller test adds any.
+	// The poller first: its first poll only records the threats that exist; runPollerOnce adds new ones after it.
 	poller = await client.createWorkflow(threatPollerWorkflow(credentialIds));
 	await client.publishWorkflow(poller.id);
-	pollerPublishedAt = Date.now();
+	// Polls come once a minute: the poller's check runs while the other tests do, and its test awaits it.
+	pollerRun = runPollerOnce(client, cluster.sandbox, poller.id, Date.now());
+	pollerRun.catch(() => undefined);
 
 	const definition = actionNodesWorkflow(credentialIds);
 	actions = { ...(await client.createWorkflow(definition)), path: definition.path };
@@ -116,7 +119,7 @@ describe('n8n 2.x in queue mode (Postgres, Redis, main, worker, two webhook proc
 	});
 
 	it('emits each new threat once from the poller, run on the worker', async () => {
-		const result = await runPollerOnce(cluster.client, cluster.sandbox, poller.id, pollerPublishedAt);
+		const result = await pollerRun;
 		expect(result.executionsBeforeNewThreats).toBe(0);
 		expect(result.statuses.every((status) => status === 'success')).toBe(true);
 		expect([...result.emitted].sort()).toEqual([...result.newThreatIds].sort());

@@ -49,15 +49,17 @@ export class SecurityServiceTrigger implements INodeType {
 		const qs = readQueryParameters(this.getNodeParameter('queryParameters', {}));
 		const wanted = (record: IDataObject) => matchesFilters(record, filters);
 
-		if (this.getMode() === 'manual') {
-			const newest = await newestListed(securityListReader(this, event, qs, { budgeted: false }), wanted);
-			return newest ? toItems([newest]) : null;
-		}
-
 		const baseUrl = await readBaseUrl(this, SECURITY_SERVICE);
 		const configuration = JSON.stringify({ event: event.value, baseUrl, qs, filters });
 		const staticData = this.getWorkflowStaticData('node');
 		const memory = readMemory(staticData[MEMORY_KEY], configuration);
+
+		if (this.getMode() === 'manual') {
+			const manualReader = securityListReader(this, event, qs, { budgeted: false });
+			const newest = await newestListed(manualReader, wanted, memory);
+			return newest ? toItems([newest]) : null;
+		}
+
 		const reader = securityListReader(this, event, qs, { budgeted: true });
 		if (!memory) {
 			const first = await firstPoll(reader, configurationFingerprint(configuration), Date.now());

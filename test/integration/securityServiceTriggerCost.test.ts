@@ -16,6 +16,7 @@ const ORDERS: SecurityListOrder[] = ['oldestFirst', 'newestFirst'];
 interface PollSettings {
 	pollBudgetMs?: number | null;
 	durableCursors?: boolean;
+	mode?: 'trigger' | 'manual';
 }
 
 function poll(parameters: INodeParameters, staticData?: IDataObject, settings: PollSettings = {}): Promise<PollRun> {
@@ -85,6 +86,25 @@ describe('Security Service Trigger: a poll costs what is new', () => {
 			// newest records before; newest first, the last of them also holds known ones.
 			expect(requests).toBe(3);
 		});
+	});
+
+	it('a manual run starts where the polls found the newest records, without touching the memory', async () => {
+		sandbox.setOptions({ securityListShape: 'nextLinks', securityListOrder: 'oldestFirst' });
+		sandbox.addThreats(478);
+		const activation = await succeeding(poll(threats));
+		const added = sandbox.addThreat({ severity: 'low' });
+
+		const manual = await counted(() => succeeding(poll(threats, activation.staticData, { mode: 'manual' })));
+		expect(ids(manual.value)).toEqual([added.id]);
+		expect(manual.requests).toBe(1);
+		expect(manual.value.liveStaticData).toEqual(activation.staticData);
+
+		// Nothing there passes the filters: the whole list is read for the newest that does.
+		const critical = { event: 'newThreat', filters: { severity: 'critical' } };
+		const filteredActivation = await succeeding(poll(critical));
+		const filtered = await counted(() => succeeding(poll(critical, filteredActivation.staticData, { mode: 'manual' })));
+		expect(ids(filtered.value)).toEqual(['thr_24']);
+		expect(filtered.requests).toBe(1 + 51);
 	});
 
 	it('reads nothing but the list when it comes in one answer', async () => {

@@ -2,12 +2,14 @@ import { createServer } from 'node:net';
 
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 
+import { forgetPacers } from '../../nodes/shared/pacing/pacers.ts';
 import { startSandbox, type RecordedRequest, type Sandbox, type SandboxOptions } from '../sandbox/index.ts';
 import type { Credentials } from './runWorkflow.ts';
 
 /**
  * Starts one quiet sandbox before the tests of the calling file, resets it (seeds, options,
  * records, limits, faults, endpoints) before each test and closes it after the last one.
+ * With the service reset, the nodes' process-wide request pacing forgets what it learned too.
  * The returned handle forwards to that sandbox; it can be used inside tests and hooks only.
  */
 export function withSandbox(options: SandboxOptions = {}): Sandbox {
@@ -15,7 +17,10 @@ export function withSandbox(options: SandboxOptions = {}): Sandbox {
 	beforeAll(async () => {
 		current = await startSandbox({ quiet: true, ...options });
 	});
-	beforeEach(() => current?.reset());
+	beforeEach(() => {
+		current?.reset();
+		forgetPacers();
+	});
 	afterAll(async () => {
 		await current?.close();
 		current = undefined;

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { INodeParameters } from 'n8n-workflow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { forgetPacers } from '../../nodes/shared/pacing/pacers.ts';
 import { byId, runNode, type NodeError, type RunNodeOptions } from '../harness/runNode.ts';
 import { closedPort, withSandbox } from '../harness/sandbox.ts';
 
@@ -148,6 +149,20 @@ describe('Performance Service: rate limits', () => {
 		expect(error.description).toMatch(/too long to wait for, so the node did not retry/);
 		expect(error.description).toMatch(/20 reoptimizations per hour for each site/);
 	});
+
+	it("a request the credential's pace holds back: the window frees later than the node waits", async () => {
+		// Half speed: the token's minute lasts two real minutes; two requests spend it. The pace
+		// starts from nothing, as in a fresh n8n process.
+		forgetPacers();
+		sandbox.setOptions({ timeScale: 0.5, limits: { requestsPerMinute: 2 } });
+		const error = await performanceError(health, { items: [{ n: 1 }, { n: 2 }, { n: 3 }] });
+		expect(error.message).toMatch(
+			/^Rate limit reached \[rate_limited\]: the Performance Service limit of this credential is used up \(resets at \S+\)$/,
+		);
+		expect(error.description).toMatch(
+			/^The limit resets at \S+ \(in \d+ s\)\. That is more than 65 s away, too long to wait for, so the node did not send the request\. Limits that apply here: 1000 requests per minute for each token\. Run the workflow less often, or spread the items over time\.$/,
+		);
+	});
 });
 
 describe('Security Service', () => {
@@ -204,7 +219,7 @@ describe('Security Service', () => {
 	});
 
 	it('a far rate-limit reset names the plan limit', async () => {
-		sandbox.setOptions({ limits: { securityRequestsPerMinute: 1 }, timeScale: 0.5 });
+		sandbox.setOptions({ limits: { securityRequestsPerMinute: 1 }, timeScale: 0.5, securityRateLimitHeaders: false });
 		const error = await securityError({ resource: 'site', operation: 'getAll', returnAll: true }, { items: [{}, {}] });
 		expect(error.message).toMatch(/^Rate limit reached \[rate_limited\]: Rate limit of 1 requests per minute reached/);
 		expect(error.description).toContain('too long to wait for');

@@ -93,7 +93,8 @@ describe('Security Service errors: every envelope', () => {
 describe('Security Service errors: rate limit (429)', () => {
 	it('waits for a near reset and retries', async () => {
 		// 2 requests per service minute, a service minute lasting one real second.
-		sandbox.setOptions({ limits: { securityRequestsPerMinute: 2 }, timeScale: 60 });
+		// Like the real service: no X-RateLimit-* headers, so the node learns of the limit from the 429.
+		sandbox.setOptions({ limits: { securityRequestsPerMinute: 2 }, timeScale: 60, securityRateLimitHeaders: false });
 		const result = await run({ resource: 'site', operation: 'getAll', returnAll: true }, { items: [{}, {}, {}] });
 
 		expect(result.status).toBe('success');
@@ -104,7 +105,7 @@ describe('Security Service errors: rate limit (429)', () => {
 
 	it('fails at once when the reset is far away', async () => {
 		// 1 request per service minute, a service minute lasting two real minutes.
-		sandbox.setOptions({ limits: { securityRequestsPerMinute: 1 }, timeScale: 0.5 });
+		sandbox.setOptions({ limits: { securityRequestsPerMinute: 1 }, timeScale: 0.5, securityRateLimitHeaders: false });
 		const { error } = await run({ resource: 'site', operation: 'getAll', returnAll: true }, { items: [{}, {}] });
 
 		expect(error?.httpCode).toBe('429');

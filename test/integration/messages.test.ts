@@ -16,20 +16,16 @@ const sandbox = withSandbox();
 
 const performance = (parameters: INodeParameters, options: RunNodeOptions = {}) =>
 	runNode('performanceService', parameters, { sandbox, ...options });
-const security = (parameters: INodeParameters, options: RunNodeOptions = {}) =>
-	runNode('securityService', parameters, { sandbox, ...options });
 
-async function performanceError(parameters: INodeParameters, options: RunNodeOptions = {}): Promise<NodeError> {
-	const { error } = await performance(parameters, options);
-	if (!error) throw new Error('The node did not fail');
+/** The error a node stops with; fails the test when it does not stop. */
+async function failure(type: string, parameters: INodeParameters, options: RunNodeOptions = {}): Promise<NodeError> {
+	const { error } = await runNode(type, parameters, { sandbox, ...options });
+	if (!error) throw new Error(`${type} did not fail`);
 	return error;
 }
-
-async function securityError(parameters: INodeParameters, options: RunNodeOptions = {}): Promise<NodeError> {
-	const { error } = await security(parameters, options);
-	if (!error) throw new Error('The node did not fail');
-	return error;
-}
+const performanceError = (parameters: INodeParameters, options?: RunNodeOptions) =>
+	failure('performanceService', parameters, options);
+const securityError = (parameters: INodeParameters, options?: RunNodeOptions) => failure('securityService', parameters, options);
 
 const health = { resource: 'system', operation: 'getHealth' };
 const getSite = (id: string) => ({ resource: 'site', operation: 'get', siteId: byId(id) });

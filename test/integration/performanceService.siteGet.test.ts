@@ -86,6 +86,25 @@ describe('Site → Get, node version 2 (new nodes)', () => {
 	});
 });
 
+describe('output schemas of version 2', () => {
+	const schemaOf = (version: number, resource: string, operation: string) =>
+		loadOutputSchema({ nodeDir: path.join(PACKAGE_ROOT, 'nodes/PerformanceService'), version, resource, operation });
+
+	it.each([
+		['site', 'getAll'],
+		['site', 'reoptimize'],
+		['audit', 'getAll'],
+		['system', 'getHealth'],
+	])('%s.%s: the same as version 1 (only Get changed)', (resource, operation) => {
+		expect(schemaOf(2, resource, operation)).toBeDefined();
+		expect(schemaOf(2, resource, operation)).toEqual(schemaOf(1, resource, operation));
+	});
+
+	it('site.get: version 1 keeps the simplified schema', () => {
+		expect(Object.keys((schemaOf(1, 'site', 'get') as JsonSchema).properties ?? {})).toContain('latestScores');
+	});
+});
+
 describe('Site → Get, node version 1 (saved workflows)', () => {
 	it('keeps Simplify on when the workflow saved no value', async () => {
 		const [simplified] = await getSite(1);

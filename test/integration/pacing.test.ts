@@ -2,7 +2,7 @@ import type { INode, INodeParameters } from 'n8n-workflow';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import { forgetPacers, planClock } from '../../nodes/shared/pacing/pacers.ts';
-import { byId, runNode } from '../harness/runNode.ts';
+import { byId, reasonOf, runNode } from '../harness/runNode.ts';
 import { chain, itemsNode, packageNode, runWorkflow, startNode, type WorkflowRun } from '../harness/runWorkflow.ts';
 import { requestsTo, sandboxCredentials, withSandbox } from '../harness/sandbox.ts';
 import type { RecordedRequest } from '../sandbox/index.ts';
@@ -78,6 +78,18 @@ describe('performance service: one pace per token from X-RateLimit-*', () => {
 		const requests = requestsTo(sandbox, 'performance');
 		expect(requests).toHaveLength(18);
 		expect(refused(requests)).toBe(0);
+	});
+
+	it('fails an item at once, without sending it, when the spent window frees later than the node waits', async () => {
+		// Half speed: the service's minute lasts two real minutes, beyond the 65 s the node waits.
+		sandbox.setOptions({ timeScale: 0.5, limits: { requestsPerMinute: 2 } });
+		const result = await runNode('performanceService', health, { sandbox, items: items(3), continueOnFail: true });
+
+		expect(result.json.slice(0, 2).map((json) => json.status)).toEqual(['ok', 'ok']);
+		expect(reasonOf(result.json[2].error as string)).toBe('rate_limited');
+		expect(result.json[2].errorDescription).toMatch(/did not send the request/);
+		expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		expect(statuses(requestsTo(sandbox, 'performance'))).toEqual([200, 200]);
 	});
 
 	it('still recovers through the 429 backstop when another process spent the window', async () => {

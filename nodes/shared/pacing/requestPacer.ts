@@ -122,8 +122,8 @@ export class RequestPacer {
 	#settle(answer: PacerAnswer | undefined): void {
 		const now = Date.now();
 		this.#inFlight--;
-		if (this.#plan) this.#planExpiries.push(now + this.#plan.windowMs);
 		if (answer) this.#learn(answer);
+		if (this.#plan && !this.#headersSeen) this.#planExpiries.push(now + this.#plan.windowMs);
 		const wakers = [...this.#wakers];
 		this.#wakers.clear();
 		for (const wake of wakers) wake();

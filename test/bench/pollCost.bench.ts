@@ -2,15 +2,17 @@ import type { IDataObject } from 'n8n-workflow';
 import { afterAll, beforeAll, bench, describe } from 'vitest';
 
 import { runPoll, triggerNode, type PollRun } from '../harness/runPoll.ts';
+import { sandboxCredentials } from '../harness/sandbox.ts';
 import { startSandbox, type Sandbox, type SecurityListOrder, type SecurityListShape } from '../sandbox/index.ts';
-import { printTable } from './bulkRuns.ts';
+import { median, printTable, runBulk, useHttpRequestNode } from './bulkRuns.ts';
+import { httpRequestNode } from './n8nHttpRequestNode.ts';
 
 /**
  * Poll cost: requests of a Security Service Trigger poll that finds 1 new record, in lists of
  * 100, 1,000 and 10,000 threats (10 a page, the sandbox's default), oldest first and newest first,
- * for each pagination style; beside it, the requests of reading the whole list (what every poll
- * cost before, and what an HTTP Request node with pagination costs). Also the time of such a poll
- * in the longest list.
+ * for each pagination style; beside it, n8n's HTTP Request node reading the same list with its
+ * pagination (`next` links), measured in the same run: what every poll cost before. Also the time
+ * of such a poll in the longest list.
  */
 const SIZES = [100, 1_000, 10_000];
 const ORDERS: SecurityListOrder[] = ['oldestFirst', 'newestFirst'];
@@ -21,6 +23,23 @@ const POLLS_MEASURED = 3;
 
 let sandbox: Sandbox;
 const rows: Array<Array<string | number>> = [];
+const httpRows: Array<Array<string | number>> = [];
+
+/** n8n's HTTP Request node reading the whole list, following the `next` links. */
+function httpWholeList() {
+	const node = httpRequestNode('HTTP Request', `${sandbox.securityUrl}/threats`, 'securityServiceApi');
+	node.parameters.options = {
+		pagination: {
+			pagination: {
+				paginationMode: 'responseContainsNextURL',
+				nextURL: '={{ $response.body.next }}',
+				paginationCompleteWhen: 'other',
+				completeExpression: '={{ !$response.body.next }}',
+			},
+		},
+	};
+	return node;
+}
 
 function poll(staticData?: IDataObject): Promise<PollRun> {
 	return runPoll({
@@ -48,14 +67,16 @@ async function activatedList(shape: SecurityListShape, order: SecurityListOrder,
 	return (await succeeded(poll())).staticData;
 }
 
-/** Requests of each of `POLLS_MEASURED` polls that each find one new threat. */
-async function requestsPerPoll(staticData: IDataObject | undefined): Promise<number[]> {
+/** Requests of each of `POLLS_MEASURED` polls that each find one new threat (their times into `times`). */
+async function requestsPerPoll(staticData: IDataObject | undefined, times: number[] = []): Promise<number[]> {
 	const counts: number[] = [];
 	let memory = staticData;
 	for (let round = 0; round < POLLS_MEASURED; round++) {
 		const added = sandbox.addThreat();
 		const before = securityRequests();
+		const started = performance.now();
 		const run = await succeeded(poll(memory));
+		times.push(performance.now() - started);
 		counts.push(securityRequests() - before);
 		if (run.items.length !== 1 || run.items[0].json.id !== added.id) {
 			throw new Error(`expected the poll to emit ${String(added.id)}, got ${run.items.map((item) => String(item.json.id)).join(', ')}`);
@@ -71,9 +92,26 @@ beforeAll(async () => {
 		for (const order of ORDERS) {
 			const counts = [];
 			for (const size of SIZES) counts.push((await requestsPerPoll(await activatedList(shape, order, size))).join(', '));
-			const wholeList = SIZES.map((size) => Math.ceil((size + 1) / PAGE_SIZE));
-			rows.push([shape, order, ...counts, wholeList.join(' / ')]);
+			rows.push([shape, order, ...counts]);
 		}
+	}
+	useHttpRequestNode();
+	for (const size of SIZES) {
+		await activatedList('nextLinks', 'oldestFirst', size);
+		const credentials = sandboxCredentials(sandbox);
+		credentials.securityServiceApi = { ...credentials.securityServiceApi, plan: 'enterprise' };
+		const http = await runBulk(sandbox, httpWholeList(), 1, credentials);
+		if (http.failed > 0) throw new Error('the HTTP Request node failed to read the list');
+		const times: number[] = [];
+		const poll = await requestsPerPoll(await activatedList('nextLinks', 'oldestFirst', size), times);
+		const most = Math.max(...poll);
+		const pollMs = median(times);
+		httpRows.push([
+			size.toLocaleString('en'),
+			`${http.requests} (${http.ms.toFixed(0)} ms)`,
+			`${most} (${pollMs.toFixed(1)} ms)`,
+			`${Math.round(http.requests / most)}x fewer requests, ${Math.round(http.ms / pollMs)}x faster`,
+		]);
 	}
 }, 600_000);
 
@@ -81,8 +119,13 @@ afterAll(async () => {
 	await sandbox.close();
 	printTable(
 		`Poll cost: requests of a Security Service Trigger poll that finds 1 new threat (${POLLS_MEASURED} polls each, ${PAGE_SIZE} threats a page)`,
-		['Pagination', 'List order', ...SIZES.map((size) => `${size.toLocaleString('en')} threats`), 'Whole list (100 / 1,000 / 10,000)'],
+		['Pagination', 'List order', ...SIZES.map((size) => `${size.toLocaleString('en')} threats`)],
 		rows,
+	);
+	printTable(
+		'The same list read whole by n8n\'s HTTP Request node (pagination: next URL), requests per read, beside the most a trigger poll made',
+		['Threats', 'HTTP Request node: requests (time)', 'Trigger poll: most requests (median time)', 'Trigger against HTTP Request'],
+		httpRows,
 	);
 });
 

@@ -4,7 +4,6 @@ import { afterAll, beforeAll, beforeEach } from 'vitest';
 
 import { forgetPacers } from '../../nodes/shared/pacing/pacers.ts';
 import { startSandbox, type RecordedRequest, type Sandbox, type SandboxOptions } from '../sandbox/index.ts';
-import type { Credentials } from './runWorkflow.ts';
 
 /**
  * Starts one quiet sandbox before the tests of the calling file, resets it (seeds, options,
@@ -35,17 +34,7 @@ export function withSandbox(options: SandboxOptions = {}): Sandbox {
 	});
 }
 
-/** The credentials of both services, pointing at the sandbox (performance: the read-write token). */
-export function sandboxCredentials(sandbox: Sandbox): Credentials {
-	return {
-		performanceServiceApi: {
-			baseUrl: sandbox.performanceUrl,
-			apiToken: sandbox.tokens.readWrite,
-			webhookSigningSecret: sandbox.signingSecret,
-		},
-		securityServiceApi: { baseUrl: sandbox.securityUrl, apiKey: sandbox.securityKey },
-	};
-}
+export { sandboxCredentials } from '../sandbox/index.ts';
 
 /** The requests one service received, in order. */
 export function requestsTo(sandbox: Sandbox, service: RecordedRequest['service']): RecordedRequest[] {

@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs';
 
-import { startSandbox } from '../sandbox/index.ts';
+import { sandboxCredentials, startSandbox } from '../sandbox/index.ts';
 import type { Sandbox, SandboxOptions } from '../sandbox/index.ts';
 import { N8nClient } from './client.ts';
 import type { Owner, StoredWorkflow, WorkflowDefinition } from './client.ts';
@@ -41,18 +41,6 @@ export interface Stack {
 	stop(): Promise<void>;
 }
 
-/** The data of the credentials that point at the sandbox, per credential type. */
-function sandboxCredentialData(sandbox: Sandbox): Record<CredentialType, Record<string, unknown>> {
-	return {
-		performanceServiceApi: {
-			baseUrl: sandbox.performanceUrl,
-			apiToken: sandbox.tokens.readWrite,
-			webhookSigningSecret: sandbox.signingSecret,
-		},
-		securityServiceApi: { baseUrl: sandbox.securityUrl, apiKey: sandbox.securityKey },
-	};
-}
-
 /**
  * Credentials pointing at the sandbox. `extraData` is added to both: n8n 1.x's public API
  * requires `allowedHttpRequestDomains` in every credential it creates.
@@ -62,7 +50,7 @@ export async function createSandboxCredentials(
 	sandbox: Sandbox,
 	extraData: Record<string, unknown> = {},
 ): Promise<CredentialIds> {
-	const data = sandboxCredentialData(sandbox);
+	const data = sandboxCredentials(sandbox);
 	return {
 		performanceServiceApi: await client.createCredential(CREDENTIAL_NAMES.performanceServiceApi, 'performanceServiceApi', {
 			...data.performanceServiceApi,
@@ -127,7 +115,7 @@ interface Provisioned {
 async function provisionKept(n8n: N8nInstance, sandbox: Sandbox): Promise<Provisioned> {
 	const demo = await KeptDemo.open(n8n.origin, n8n.userFolder, DEMO_OWNER);
 	return await timed('Updating credentials and example workflows, publishing triggers', async () => {
-		const data = sandboxCredentialData(sandbox);
+		const data = sandboxCredentials(sandbox);
 		const credentialIds = {} as CredentialIds;
 		for (const type of Object.keys(CREDENTIAL_NAMES) as CredentialType[]) {
 			credentialIds[type] = await demo.upsertCredential(CREDENTIAL_NAMES[type], type, data[type]);

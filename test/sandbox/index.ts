@@ -60,6 +60,18 @@ export interface Sandbox {
 	close(): Promise<void>;
 }
 
+/** The n8n credentials that point at a sandbox, per credential type (performance: the read-write token). */
+export function sandboxCredentials(sandbox: Sandbox): Record<string, Record<string, string>> {
+	return {
+		performanceServiceApi: {
+			baseUrl: sandbox.performanceUrl,
+			apiToken: sandbox.tokens.readWrite,
+			webhookSigningSecret: sandbox.signingSecret,
+		},
+		securityServiceApi: { baseUrl: sandbox.securityUrl, apiKey: sandbox.securityKey },
+	};
+}
+
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
 	const resolved = mergeOptions(DEFAULT_OPTIONS, options);
 	const ctx = new SandboxContext(resolved);

@@ -3,13 +3,8 @@ import { NodeApiError, type IN8nHttpFullResponse, type INode, type JsonObject } 
 import type { RefusedUrl } from './baseUrl';
 import { readErrorBody } from './errorBody';
 import type { RateLimitInfo } from './rateLimit';
-import type { ServiceProfile, ServiceRequest } from './serviceTypes';
-
-export interface FailureDescription {
-	message: string;
-	description: string;
-	httpCode: string;
-}
+import { describeRateLimit, type RateLimitHandling } from './rateLimitErrors';
+import type { FailureDescription, ServiceProfile, ServiceRequest } from './serviceTypes';
 
 const CODE_BY_STATUS: Record<number, string> = {
 	400: 'bad_request',
@@ -29,12 +24,6 @@ function codeFor(status: number, reportedCode: string | undefined): string {
 	return CODE_BY_STATUS[status] ?? (status >= 500 ? 'internal_error' : `http_${status}`);
 }
 
-export function describeResetTime(rateLimit: RateLimitInfo, now: number = Date.now()): string {
-	if (!rateLimit.resetAt) return 'The service did not say when the limit resets; try again later.';
-	const seconds = Math.max(0, Math.ceil((rateLimit.resetAt.getTime() - now) / 1000));
-	return `The limit resets at ${rateLimit.resetAt.toISOString()} (in ${seconds} s).`;
-}
-
 function pathOf(url: string | undefined): string {
 	if (!url) return '';
 	try {
@@ -42,39 +31,6 @@ function pathOf(url: string | undefined): string {
 	} catch {
 		return url;
 	}
-}
-
-/** What the transport did about a 429 before giving up. */
-export interface RateLimitHandling {
-	/** How often it waited for a reset and retried. */
-	retries: number;
-	/** The longest wait it accepts; a reset further away fails at once. */
-	maxWaitMs: number;
-}
-
-function describeRateLimit(
-	profile: ServiceProfile,
-	code: string,
-	said: string,
-	rateLimit: RateLimitInfo,
-	request: ServiceRequest,
-	handling: RateLimitHandling | undefined,
-	now: number,
-): FailureDescription {
-	const size = rateLimit.limit === undefined ? '' : ` of ${rateLimit.limit} requests`;
-	const which = said || `: the ${profile.serviceName} limit${size} is used up`;
-	const resets = rateLimit.resetAt ? ` (resets at ${rateLimit.resetAt.toISOString()})` : '';
-	const parts = [describeResetTime(rateLimit, now)];
-	if (handling && handling.retries > 0) {
-		parts.push(`The node waited for the reset ${handling.retries} time(s) and retried, but the limit was still reached.`);
-	} else if (handling && rateLimit.resetAt && rateLimit.resetAt.getTime() - now > handling.maxWaitMs) {
-		parts.push(
-			`That is more than ${Math.round(handling.maxWaitMs / 1000)} s away, too long to wait for, so the node did not retry.`,
-		);
-	}
-	if (request.rateLimitsText) parts.push(`Limits that apply here: ${request.rateLimitsText}.`);
-	parts.push('Run the workflow less often, or spread the items over time.');
-	return { httpCode: '429', message: `Rate limit reached [${code}]${which}${resets}`, description: parts.join(' ') };
 }
 
 export function describeFailure(
@@ -210,27 +166,6 @@ export function describeRefusedUrl(profile: ServiceProfile, refused: RefusedUrl,
 		httpCode: 'foreign_url',
 		message: `Refused to send the ${secret} to ${refused.shownUrl}: it is outside the base URL of the "${profile.credentialName}" credential [foreign_url]`,
 		description: `A page link or page token pointed at ${refused.shownUrl}, and ${refused.reason}; the request was not sent. The ${secret} of the "${profile.credentialName}" credential only goes to addresses below ${baseUrl || 'its base URL'}. If the service has moved, change the base URL in the credential.`,
-	};
-}
-
-/** A request the credential's pace held back, because its window frees later than the node waits: nothing was sent. */
-export function describeHeldBack(
-	profile: ServiceProfile,
-	heldUntil: Date,
-	request: ServiceRequest,
-	maxWaitMs: number,
-	now: number = Date.now(),
-): FailureDescription {
-	const parts = [
-		describeResetTime({ resetAt: heldUntil }, now),
-		`That is more than ${Math.round(maxWaitMs / 1000)} s away, too long to wait for, so the node did not send the request.`,
-	];
-	if (request.rateLimitsText) parts.push(`Limits that apply here: ${request.rateLimitsText}.`);
-	parts.push('Run the workflow less often, or spread the items over time.');
-	return {
-		httpCode: '429',
-		message: `Rate limit reached [rate_limited]: the ${profile.serviceName} limit of this credential is used up (resets at ${heldUntil.toISOString()})`,
-		description: parts.join(' '),
 	};
 }
 

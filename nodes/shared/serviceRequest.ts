@@ -3,9 +3,9 @@ import { sleep, type IHttpRequestOptions, type IN8nHttpFullResponse } from 'n8n-
 import { checkFollowedUrl, joinUrl, readBaseUrl } from './baseUrl';
 import { readPacer } from './pacing/credentialPacer';
 import { readRateLimit, waitForResetMs } from './rateLimit';
+import { describeHeldBack } from './rateLimitErrors';
 import {
 	describeFailure,
-	describeHeldBack,
 	describeRefusedUrl,
 	describeUnreachable,
 	describeUnreadable,

@@ -62,3 +62,10 @@ export interface ServiceResponse {
 	statusCode: number;
 	rateLimit: RateLimitInfo;
 }
+
+/** What a failure says: the message, the fix, and the code n8n shows as the HTTP code. */
+export interface FailureDescription {
+	message: string;
+	description: string;
+	httpCode: string;
+}

@@ -4,11 +4,11 @@ import { describe, expect, it } from 'vitest';
 import { PERFORMANCE_SERVICE } from '../../nodes/shared/performanceTransport.ts';
 import {
 	describeFailure,
-	describeResetTime,
 	describeUnreachable,
 	describeUnreadable,
 	serviceError,
 } from '../../nodes/shared/serviceErrors.ts';
+import { describeResetTime } from '../../nodes/shared/rateLimitErrors.ts';
 import type { ServiceRequest } from '../../nodes/shared/serviceTypes.ts';
 
 const NOW = Date.parse('2025-03-01T12:00:00.000Z');

@@ -3,7 +3,13 @@ import { createServer } from 'node:net';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 
 import { forgetPacers } from '../../nodes/shared/pacing/pacers.ts';
-import { startSandbox, type RecordedRequest, type Sandbox, type SandboxOptions } from '../sandbox/index.ts';
+import {
+	sandboxCredentials,
+	startSandbox,
+	type RecordedRequest,
+	type Sandbox,
+	type SandboxOptions,
+} from '../sandbox/index.ts';
 
 /**
  * Starts one quiet sandbox before the tests of the calling file, resets it (seeds, options,
@@ -34,7 +40,7 @@ export function withSandbox(options: SandboxOptions = {}): Sandbox {
 	});
 }
 
-export { sandboxCredentials } from '../sandbox/index.ts';
+export { sandboxCredentials };
 
 /** The requests one service received, in order. */
 export function requestsTo(sandbox: Sandbox, service: RecordedRequest['service']): RecordedRequest[] {
@@ -57,6 +63,23 @@ export function callsTo(sandbox: Sandbox, service: RecordedRequest['service']): 
 		query,
 		auth: headers.authorization,
 	}));
+}
+
+/**
+ * What a service of the sandbox answers to a GET below its base URL, read directly with the
+ * demo credentials (performance: the read-write token); the read is left out of the recorded requests.
+ */
+export async function serviceAnswer(sandbox: Sandbox, service: RecordedRequest['service'], path: string): Promise<unknown> {
+	const credentials = sandboxCredentials(sandbox);
+	const [baseUrl, secret] =
+		service === 'performance'
+			? [credentials.performanceServiceApi.baseUrl, credentials.performanceServiceApi.apiToken]
+			: [credentials.securityServiceApi.baseUrl, credentials.securityServiceApi.apiKey];
+	const recorded = sandbox.requests.length;
+	const response = await fetch(`${baseUrl}${path}`, { headers: { authorization: `Bearer ${secret}` } });
+	const body: unknown = await response.json();
+	sandbox.requests.splice(recorded);
+	return body;
 }
 
 /** A local port nothing listens on, for "service unreachable" cases. */

@@ -9,7 +9,7 @@ import { validateJson, type JsonSchema } from '../harness/jsonSchema.ts';
 import { runListSearch } from '../harness/listSearch.ts';
 import { loadPackageTypes } from '../harness/packageTypes.ts';
 import { byId, fromList, reasonOf, runNode, type RunNodeOptions } from '../harness/runNode.ts';
-import { callsTo, withSandbox } from '../harness/sandbox.ts';
+import { callsTo, serviceAnswer, withSandbox } from '../harness/sandbox.ts';
 import { PACKAGE_NAME, PACKAGE_ROOT } from '../n8n/paths.ts';
 
 const NODE_DIR = path.join(PACKAGE_ROOT, 'nodes/PerformanceService');
@@ -19,15 +19,7 @@ const sandbox = withSandbox();
 const run = (parameters: INodeParameters, options: RunNodeOptions = {}) =>
 	runNode('performanceService', parameters, { sandbox, ...options });
 
-/** What the sandbox itself answers, read directly (the recorded requests are cleared afterwards). */
-async function serviceJson(pathBelowBase: string): Promise<IDataObject> {
-	const response = await fetch(`${sandbox.performanceUrl}${pathBelowBase}`, {
-		headers: { authorization: `Bearer ${sandbox.tokens.readWrite}` },
-	});
-	const body = (await response.json()) as IDataObject;
-	sandbox.requests.length = 0;
-	return body;
-}
+const serviceJson = async (path: string) => (await serviceAnswer(sandbox, 'performance', path)) as IDataObject;
 
 describe('site: Get Many', () => {
 	it('returns one raw item per site with Return All and Simplify off', async () => {

@@ -2,7 +2,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { beforeEach, describe, expect, it } from 'vitest';
 
 import { byId, fromList, reasonOf, runNode, type RunNodeOptions } from '../harness/runNode.ts';
-import { requestsTo, withSandbox } from '../harness/sandbox.ts';
+import { requestsTo, serviceAnswer, withSandbox } from '../harness/sandbox.ts';
 import type { SecurityListShape } from '../sandbox/index.ts';
 
 const sandbox = withSandbox();
@@ -10,15 +10,9 @@ const run = (parameters: INodeParameters, options: RunNodeOptions = {}) =>
 	runNode('securityService', parameters, { sandbox, ...options });
 const securityRequests = () => requestsTo(sandbox, 'security');
 
-/** What the sandbox itself answers for a list, read directly (the recorded requests are cleared afterwards). */
-async function serviceList(resource: string): Promise<IDataObject[]> {
-	const response = await fetch(`${sandbox.securityUrl}/${resource}`, {
-		headers: { authorization: `Bearer ${sandbox.securityKey}` },
-	});
-	const body = (await response.json()) as Record<string, IDataObject[]>;
-	sandbox.requests.length = 0;
-	return body[resource];
-}
+/** A list as the service answers it (in the default, wrapped shape). */
+const serviceList = async (resource: string) =>
+	((await serviceAnswer(sandbox, 'security', `/${resource}`)) as Record<string, IDataObject[]>)[resource];
 
 describe('Security Service: Get Many', () => {
 	it.each([

@@ -1,4 +1,4 @@
-import type { Reply } from './reply.ts';
+import { textReply, type Reply } from './reply.ts';
 import type { FaultKind, FaultRoute, ServiceName } from './types.ts';
 
 export const DEFAULT_SLOW_MS = 3000;
@@ -80,24 +80,14 @@ export function faultOutcome(route: FaultRoute, errorReply: ErrorReply): FaultOu
 			return { kind: 'reply', reply: errorReply(500, 'internal_error', 'Internal server error (injected fault)') };
 		case 'status503':
 			return { kind: 'reply', reply: errorReply(503, 'service_unavailable', 'Service unavailable (injected fault)') };
-		case 'malformedJson':
-			return {
-				kind: 'reply',
-				reply: {
-					status: 200,
-					headers: { 'content-type': 'application/json; charset=utf-8' },
-					body: '{"sites":[{"id":"site_1","name":"Acme Sh',
-				},
-			};
-		case 'nonJson':
-			return {
-				kind: 'reply',
-				reply: {
-					status: 200,
-					headers: { 'content-type': 'text/html; charset=utf-8' },
-					body: '<!DOCTYPE html><html><head><title>Maintenance</title></head><body><h1>Back soon</h1></body></html>',
-				},
-			};
+		case 'malformedJson': {
+			const truncated = '{"sites":[{"id":"site_1","name":"Acme Sh';
+			return { kind: 'reply', reply: textReply(200, truncated, 'application/json; charset=utf-8') };
+		}
+		case 'nonJson': {
+			const page = '<!DOCTYPE html><html><head><title>Maintenance</title></head><body><h1>Back soon</h1></body></html>';
+			return { kind: 'reply', reply: textReply(200, page, 'text/html; charset=utf-8') };
+		}
 		case 'drop':
 			return { kind: 'drop' };
 		case 'slow':

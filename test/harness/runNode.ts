@@ -22,6 +22,8 @@ export interface RunNodeOptions {
 	/** Input items; without them the node runs once on an empty item. */
 	items?: IDataObject[];
 	continueOnFail?: boolean;
+	/** The node's version; 1 when not given (what existing workflows have). */
+	typeVersion?: number;
 }
 
 /** The error a node stopped with, with the fields NodeApiError and NodeOperationError add. */
@@ -60,6 +62,7 @@ export async function runNode(type: string, parameters: INodeParameters, options
 		name: NODE_UNDER_TEST,
 		credentials: [credentialType],
 		continueOnFail: options.continueOnFail,
+		typeVersion: options.typeVersion,
 	});
 	const nodes = options.items ? [startNode(), itemsNode(options.items), node] : [startNode(), node];
 	const workflowRun = await runWorkflow(chain(...nodes), { credentials });

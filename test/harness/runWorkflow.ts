@@ -38,13 +38,13 @@ export function packageTypeName(type: string): string {
 export function packageNode(
 	type: string,
 	parameters: INode['parameters'],
-	options: { name?: string; continueOnFail?: boolean; credentials?: string[] } = {},
+	options: { name?: string; continueOnFail?: boolean; credentials?: string[]; typeVersion?: number } = {},
 ): INode {
 	const node: INode = {
 		id: `node-${++nodeId}`,
 		name: options.name ?? type,
 		type: packageTypeName(type),
-		typeVersion: 1,
+		typeVersion: options.typeVersion ?? 1,
 		position: [nodeId * 200, 0],
 		parameters,
 	};

@@ -2,19 +2,13 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { runPoll, triggerNode, type PollRun } from '../harness/runPoll.ts';
 import { packageNode, runWorkflow } from '../harness/runWorkflow.ts';
-import { startSandbox, type Sandbox } from '../sandbox/index.ts';
+import { requestsTo, withSandbox } from '../harness/sandbox.ts';
 
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ quiet: true });
-});
-afterAll(async () => await sandbox.close());
-beforeEach(() => sandbox.reset());
+const sandbox = withSandbox();
 
 const NODE_NAME = 'Security Trigger';
 
@@ -45,10 +39,6 @@ function memoryIds(staticData: IDataObject | undefined): string[] {
 	return node?.seen?.ids ?? [];
 }
 
-function securityRequests() {
-	return sandbox.requests.filter((request) => request.service === 'security');
-}
-
 const threats = { event: 'newThreat' };
 
 describe('Security Service Trigger: polling', () => {
@@ -59,7 +49,7 @@ describe('Security Service Trigger: polling', () => {
 		expect(first.result).toBeNull();
 		expect(first.saved).toBe(true);
 		expect(memoryIds(first.staticData)).toHaveLength(27);
-		const [request] = securityRequests();
+		const [request] = requestsTo(sandbox, 'security');
 		expect(request).toMatchObject({ method: 'GET', path: '/threats', query: {} });
 		expect(request.headers.authorization).toBe(`Bearer ${sandbox.securityKey}`);
 	});
@@ -102,7 +92,7 @@ describe('Security Service Trigger: polling', () => {
 		sandbox.requests.length = 0;
 		const paged = await poll(threats, bare.staticData);
 		expect(ids(paged)).toEqual(['thr_29']);
-		expect(securityRequests().map((request) => request.query.page)).toEqual([undefined, '2', '3']);
+		expect(requestsTo(sandbox, 'security').map((request) => request.query.page)).toEqual([undefined, '2', '3']);
 	});
 
 	it('starts over, emitting nothing, when the event changes', async () => {
@@ -125,7 +115,7 @@ describe('Security Service Trigger: polling', () => {
 		const second = await poll({ event }, first.staticData);
 
 		expect(ids(second)).toEqual([newId]);
-		expect(securityRequests().map((request) => request.path)).toEqual([path, path]);
+		expect(requestsTo(sandbox, 'security').map((request) => request.path)).toEqual([path, path]);
 	});
 
 	it('emits only records matching the filters, the first time they match', async () => {
@@ -157,7 +147,7 @@ describe('Security Service Trigger: polling', () => {
 	it('passes query parameters to the service', async () => {
 		await poll({ event: 'newThreat', queryParameters: { parameters: [{ name: 'status', value: 'open' }] } });
 
-		expect(securityRequests()[0].query).toEqual({ status: 'open' });
+		expect(requestsTo(sandbox, 'security')[0].query).toEqual({ status: 'open' });
 	});
 
 	it('fails a poll on a service error without touching its memory', async () => {

@@ -1,15 +1,7 @@
-import { createHmac } from 'node:crypto';
+import { signPayload } from '../sandbox/index.ts';
 
-/**
- * Test-side signing, written independently of nodes/shared/webhookSignature.ts so that the
- * verifier is not checked against itself.
- */
-export function sign(secret: string, timestamp: string, body: string | Uint8Array): string {
-	const hmac = createHmac('sha256', secret);
-	hmac.update(Buffer.from(`${timestamp}.`, 'utf8'));
-	hmac.update(typeof body === 'string' ? Buffer.from(body, 'utf8') : body);
-	return hmac.digest('hex');
-}
+/** Signs like the service (and the sandbox), independently of the nodes' verifier. */
+export const sign = signPayload;
 
 export function epochSeconds(offsetSeconds = 0): string {
 	return String(Math.floor(Date.now() / 1000) + offsetSeconds);

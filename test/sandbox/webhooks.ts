@@ -27,8 +27,12 @@ export interface WebhookDeps {
 	log: (line: string) => void;
 }
 
-export function signPayload(secret: string, timestamp: string, rawBody: string): string {
-	return createHmac('sha256', secret).update(`${timestamp}.${rawBody}`).digest('hex');
+/**
+ * The service's signature: lower-case hex HMAC-SHA256 over `${timestamp}.` and the raw body
+ * bytes (UTF-8 for a string). Written independently of the nodes' verifier, which tests check with it.
+ */
+export function signPayload(secret: string, timestamp: string, rawBody: string | Uint8Array): string {
+	return createHmac('sha256', secret).update(`${timestamp}.`).update(rawBody).digest('hex');
 }
 
 function publicState(endpoint: Endpoint): WebhookEndpointState {

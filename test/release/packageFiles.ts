@@ -17,3 +17,9 @@ const ALLOWED = [
 export function unexpectedPackageFiles(files: string[]): string[] {
 	return files.filter((file) => !ALLOWED.some((pattern) => pattern.test(file)));
 }
+
+/** The nodes and credentials package.json declares to n8n that the packed paths lack (a missing or stale build). */
+export function missingDeclaredFiles(files: string[], n8n: { nodes?: string[]; credentials?: string[] }): string[] {
+	const packed = new Set(files);
+	return [...(n8n.nodes ?? []), ...(n8n.credentials ?? [])].filter((file) => !packed.has(file));
+}

@@ -5,7 +5,7 @@
  * every file of the packed tarball, and the tarball must hold only what n8n loads and users read.
  * Exits 1 on any finding. Needs a build (`npm run scan` builds first).
  */
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 
 import { analyzePackage, SOURCE_FILE_PATTERNS } from '@n8n/scan-community-package/scanner/scanner.mjs';
@@ -13,7 +13,7 @@ import type { AnalysisResult } from '@n8n/scan-community-package/scanner/scanner
 
 import { PACKAGE_ROOT } from '../n8n/paths.ts';
 import { packAndUnpack } from './pack.ts';
-import { unexpectedPackageFiles } from './packageFiles.ts';
+import { missingDeclaredFiles, unexpectedPackageFiles } from './packageFiles.ts';
 
 function report(label: string, result: AnalysisResult): boolean {
 	if (result.passed) {
@@ -30,10 +30,13 @@ async function main(): Promise<void> {
 	try {
 		console.log(`packed ${path.basename(packed.tarball)}: ${packed.files.length} files`);
 		const unexpected = unexpectedPackageFiles(packed.files);
+		const manifest = JSON.parse(readFileSync(path.join(packed.dir, 'package.json'), 'utf8')) as { n8n: { nodes?: string[]; credentials?: string[] } };
+		const missing = missingDeclaredFiles(packed.files, manifest.n8n);
 		const sources = report('sources', await analyzePackage(PACKAGE_ROOT, SOURCE_FILE_PATTERNS));
 		const tarball = report('tarball', await analyzePackage(packed.dir));
 		if (unexpected.length > 0) console.log(`tarball holds files users do not need:\n  ${unexpected.join('\n  ')}`);
-		process.exitCode = sources && tarball && unexpected.length === 0 ? 0 : 1;
+		if (missing.length > 0) console.log(`tarball lacks files package.json declares to n8n (run npm run build):\n  ${missing.join('\n  ')}`);
+		process.exitCode = sources && tarball && unexpected.length === 0 && missing.length === 0 ? 0 : 1;
 	} finally {
 		rmSync(path.dirname(packed.dir), { recursive: true, force: true });
 	}

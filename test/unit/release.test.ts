@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 
 import { PACKAGE_ROOT } from '../n8n/paths.ts';
-import { unexpectedPackageFiles } from '../release/packageFiles.ts';
+import { missingDeclaredFiles, unexpectedPackageFiles } from '../release/packageFiles.ts';
 
 interface Step {
 	name?: string;
@@ -123,5 +123,13 @@ describe('what the tarball may hold', () => {
 			'dist/tsconfig.tsbuildinfo',
 		];
 		expect(unexpectedPackageFiles(extra)).toEqual(extra);
+	});
+
+	it('names the nodes and credentials package.json declares that the tarball lacks', () => {
+		const declared = { nodes: ['dist/nodes/A/A.node.js', 'dist/nodes/B/B.node.js'], credentials: ['dist/credentials/C.credentials.js'] };
+		expect(missingDeclaredFiles(['package.json', 'dist/nodes/A/A.node.js'], declared)).toEqual([
+			'dist/nodes/B/B.node.js',
+			'dist/credentials/C.credentials.js',
+		]);
 	});
 });

@@ -140,7 +140,8 @@ async function main(): Promise<void> {
 		await stack.stop();
 		return;
 	}
-	console.log(summary(stack, path.relative(process.cwd(), userFolder) || userFolder));
+	const relative = path.relative(process.cwd(), userFolder);
+	console.log(summary(stack, relative && !relative.startsWith('..') ? relative : userFolder));
 }
 
 main().catch(async (error: unknown) => {

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { orderOf } from '../../nodes/SecurityServiceTrigger/listOrder.ts';
 import { ListReader, type PageRef } from '../../nodes/SecurityServiceTrigger/listPages.ts';
 import { newestRecord } from '../../nodes/SecurityServiceTrigger/newestRecord.ts';
-import { firstPoll, nextPoll, type Wanted } from '../../nodes/SecurityServiceTrigger/pollList.ts';
+import type { Wanted } from '../../nodes/SecurityServiceTrigger/pollDecisions.ts';
+import { firstPoll, nextPoll } from '../../nodes/SecurityServiceTrigger/pollList.ts';
 import {
 	configurationFingerprint,
 	MAX_REMEMBERED_IDS,

@@ -1,6 +1,11 @@
-import { sleep, type IHttpRequestOptions, type IN8nHttpFullResponse } from 'n8n-workflow';
+import {
+	sleep,
+	type IAdditionalCredentialOptions,
+	type IHttpRequestOptions,
+	type IN8nHttpFullResponse,
+} from 'n8n-workflow';
 
-import { checkFollowedUrl, joinUrl, readBaseUrl } from './baseUrl';
+import { checkFollowedUrl, joinUrl, readBaseUrl, readCredentials } from './baseUrl';
 import { readPacer } from './pacing/credentialPacer';
 import { readRateLimit, waitForResetMs } from './rateLimit';
 import { describeHeldBack } from './rateLimitErrors';
@@ -48,6 +53,21 @@ async function targetUrl(ctx: ServiceContext, profile: ServiceProfile, request: 
 	return followed.url;
 }
 
+/**
+ * The credential read once for this context, handed to n8n's authentication helper so that it
+ * does not read it again for every request (in n8n each read loads and decrypts it from the
+ * database: about 2 ms, see the README's benchmarks).
+ */
+async function credentialOfContext(
+	ctx: ServiceContext,
+	profile: ServiceProfile,
+): Promise<IAdditionalCredentialOptions | undefined> {
+	const details = ctx.getNode().credentials?.[profile.credentialType];
+	if (!details?.id) return undefined;
+	const data = await readCredentials(ctx, profile);
+	return { credentialsDecrypted: { id: details.id, name: details.name, type: profile.credentialType, data } };
+}
+
 async function send(
 	ctx: ServiceContext,
 	profile: ServiceProfile,
@@ -59,6 +79,7 @@ async function send(
 			ctx,
 			profile.credentialType,
 			options,
+			await credentialOfContext(ctx, profile),
 		)) as IN8nHttpFullResponse;
 	} catch (error) {
 		const failure = describeUnreachable(profile, options.url, error);

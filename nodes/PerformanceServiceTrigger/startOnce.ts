@@ -11,15 +11,17 @@ interface AnsweredResponse {
 /**
  * n8n 2.x clears the static data's "changed" mark while it prepares the execution (it wraps the
  * same object again), so its save before the answer would skip a change made by a call that starts
- * a workflow. Marking the change again a moment later, while n8n is creating the execution, keeps
- * it: the first mark runs after n8n's synchronous preparation, the later ones cover a slow one.
+ * a workflow. Writing the events again a moment later, while n8n creates the execution, keeps the
+ * change: the first write runs after n8n's synchronous preparation, the later ones cover a slow
+ * one and add the events other deliveries recorded meanwhile, so that the save, which replaces the
+ * whole static data, loses fewer of them to a concurrent save.
  */
-const MARK_AGAIN_AFTER_MS = [0, 25, 250, 2500];
+const WRITE_AGAIN_AFTER_MS = [0, 20, 100, 500, 2000, 8000];
 
-function keepMarkedChanged(staticData: IDataObject, events: IDataObject, answered: () => boolean): void {
-	for (const delay of MARK_AGAIN_AFTER_MS) {
+function keepWritten(staticData: IDataObject, snapshot: () => IDataObject, answered: () => boolean): void {
+	for (const delay of WRITE_AGAIN_AFTER_MS) {
 		void sleep(delay).then(() => {
-			if (!answered()) staticData[STATIC_DATA_FIELD] = events;
+			if (!answered()) staticData[STATIC_DATA_FIELD] = snapshot();
 		});
 	}
 }
@@ -64,8 +66,8 @@ export async function claimEventStart(ctx: IWebhookFunctions, options: StartOnce
 		return false;
 	}
 
-	const started = events.snapshot(since, [digest, now]);
-	staticData[STATIC_DATA_FIELD] = started;
+	const withThisEvent = (): IDataObject => events.snapshot(since, [digest, now]);
+	staticData[STATIC_DATA_FIELD] = withThisEvent();
 	const res = ctx.getResponseObject() as unknown as AnsweredResponse;
 	if (typeof res.once !== 'function') {
 		events.settle(digest, claim, true, now);
@@ -80,6 +82,6 @@ export async function claimEventStart(ctx: IWebhookFunctions, options: StartOnce
 		answered = true;
 		events.settle(digest, claim, false, now);
 	});
-	keepMarkedChanged(staticData, started, () => answered);
+	keepWritten(staticData, withThisEvent, () => answered);
 	return true;
 }

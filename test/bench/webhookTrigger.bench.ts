@@ -26,7 +26,7 @@ describe('signature verification', () => {
 	});
 });
 
-describe('acknowledgement over HTTP (verify, answer 200, then start the workflow)', () => {
+describe('acknowledgement over HTTP (verify, n8n records the execution (emulated: 5 ms), answers 200, the workflow runs)', () => {
 	const listening = (async (): Promise<WebhookListener> => {
 		const trigger = packageNode('performanceServiceTrigger', { events: ['*'] }, {
 			name: 'Performance Service Trigger',

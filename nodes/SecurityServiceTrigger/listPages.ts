@@ -33,15 +33,11 @@ function isStaleLink(error: unknown): boolean {
 	return STALE_LINK_STATUSES.includes(String(httpCode));
 }
 
-/** More pages than this in one poll means the service keeps naming new ones: the walk stops. */
-const MAX_PAGES_PER_POLL = 1000;
+/** Pages one walk reads at most; the next poll goes on from there, as when its time runs short. */
+export const MAX_PAGES_PER_POLL = 1000;
 
 function refKey(ref: PageRef | undefined): string {
 	return JSON.stringify([ref?.url ?? '', ref?.qs ?? {}]);
-}
-
-export function sameRef(a: PageRef | undefined, b: PageRef | undefined): boolean {
-	return refKey(a) === refKey(b);
 }
 
 /**
@@ -92,7 +88,8 @@ export class ListReader {
 
 	/**
 	 * Reads from `start` (the first page when undefined), following the service's links until
-	 * `stopAfter` says so, the list ends, a link repeats, or the poll's time runs short.
+	 * `stopAfter` says so, the list ends or a link repeats; or until the poll's time runs short or
+	 * it has read `MAX_PAGES_PER_POLL` pages, and then says where to go on.
 	 */
 	async walk(start: PageRef | undefined, stopAfter: (page: ListPage) => boolean = () => false): Promise<Walk> {
 		const pages: ListPage[] = [];
@@ -103,10 +100,8 @@ export class ListReader {
 			pages.push(page);
 			visited.add(refKey(ref));
 			const { next } = page;
-			if (stopAfter(page) || !next || visited.has(refKey(next)) || pages.length >= MAX_PAGES_PER_POLL) {
-				return { pages };
-			}
-			if (!this.hasTimeForAnotherPage()) return { pages, cutAt: next };
+			if (stopAfter(page) || !next || visited.has(refKey(next))) return { pages };
+			if (!this.hasTimeForAnotherPage() || pages.length >= MAX_PAGES_PER_POLL) return { pages, cutAt: next };
 			ref = next;
 		}
 	}

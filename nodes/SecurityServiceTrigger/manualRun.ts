@@ -21,9 +21,11 @@ export async function newestListed(
 		const newest = newestRecord(walkRecords(fromTail).filter(({ record }) => wanted(record)));
 		if (newest || fromTail.restarted) return newest;
 	}
-	const walk = await reader.walk(
-		undefined,
-		(page) => page.ref === undefined && orderOf(page.records) === 'newestFirst',
-	);
-	return newestRecord(walkRecords(walk).filter(({ record }) => wanted(record)));
+	let walk = await reader.walk(undefined, (page) => page.ref === undefined && orderOf(page.records) === 'newestFirst');
+	const records = walkRecords(walk);
+	while (walk.cutAt) {
+		walk = await reader.walk(walk.cutAt);
+		records.push(...walkRecords(walk));
+	}
+	return newestRecord(records.filter(({ record }) => wanted(record)));
 }

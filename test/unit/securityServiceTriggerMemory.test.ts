@@ -2,7 +2,7 @@ import type { IDataObject, INode } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import { orderOf } from '../../nodes/SecurityServiceTrigger/listOrder.ts';
-import { ListReader, type PageRef } from '../../nodes/SecurityServiceTrigger/listPages.ts';
+import { ListReader, MAX_PAGES_PER_POLL, type PageRef } from '../../nodes/SecurityServiceTrigger/listPages.ts';
 import { newestRecord } from '../../nodes/SecurityServiceTrigger/newestRecord.ts';
 import type { Wanted } from '../../nodes/SecurityServiceTrigger/pollDecisions.ts';
 import { firstPoll, nextPoll } from '../../nodes/SecurityServiceTrigger/pollList.ts';
@@ -122,6 +122,19 @@ describe('poll memory', () => {
 		const outcome = await next(unordered, [...records('fresh'), ...list], everything, 10);
 		expect(emitted(outcome)).toEqual(['fresh']);
 		expect(outcome.memory.order).toBe('newestFirst');
+	});
+
+	it(`goes on at the next poll after ${MAX_PAGES_PER_POLL} pages, and the first poll's reading emits nothing old`, async () => {
+		// Two records a page, dated oldest first: 1,250 pages.
+		const list = range(1, 2 * MAX_PAGES_PER_POLL + 500).map(({ id }, index) => ({ id, record: { id, createdAt: 1000 + index } }));
+		const memory = await first(list, 2);
+		expect(memory.order).toBe('oldestFirst');
+		expect(memory.seeking?.at).toEqual({ qs: { page: MAX_PAGES_PER_POLL + 1 } });
+		const fresh = { id: 'fresh', record: { id: 'fresh', createdAt: Date.now() + 1000 } };
+		const outcome = await next(memory, [...list, fresh], everything, 2);
+		expect(emitted(outcome)).toEqual(['fresh']);
+		expect(outcome.memory.seeking).toBeUndefined();
+		expect(outcome.memory.tail).toEqual({ qs: { page: MAX_PAGES_PER_POLL + 251 } });
 	});
 
 	it('makes room for new IDs by dropping departed ones when the memory is full', async () => {

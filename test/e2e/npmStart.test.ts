@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 import { N8nClient } from '../n8n/client.ts';
 import type { StoredWorkflow } from '../n8n/client.ts';
@@ -20,6 +20,8 @@ import { delay, descendantsOf, freePort, isRunning, waitFor } from '../n8n/proce
 const READY_LINE = 'Press Ctrl-C to stop n8n and the sandbox.';
 const READY_TIMEOUT_MS = 600_000;
 const STOP_TIMEOUT_MS = 60_000;
+/** The example polls every minute. */
+const POLL_TIMEOUT_MS = 150_000;
 
 interface Started {
 	/** The process the test signals: npm, or the shell standing in for another parent. */
@@ -41,6 +43,7 @@ async function startDemo(command: string, args: string[]): Promise<Started> {
 		stdio: ['ignore', 'pipe', 'pipe'],
 	});
 	let output = '';
+	started = { command: child, tree: [], output: () => output };
 	child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
 	child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
 	const exited = new Promise<never>((_, reject) =>
@@ -82,9 +85,41 @@ async function stopDemo(demo: Started, signal: NodeJS.Signals): Promise<void> {
 	started = undefined;
 }
 
+function demoState(): { apiKey: string; workflows: Record<string, { id: string }> } {
+	return JSON.parse(readFileSync(path.join(userFolder, 'npm-start.json'), 'utf8')) as {
+		apiKey: string;
+		workflows: Record<string, { id: string }>;
+	};
+}
+
 function demoClient(): N8nClient {
-	const state = JSON.parse(readFileSync(path.join(userFolder, 'npm-start.json'), 'utf8')) as { apiKey: string };
-	return N8nClient.fromSession(`http://127.0.0.1:${n8nPort}`, '', state.apiKey);
+	return N8nClient.fromSession(`http://127.0.0.1:${n8nPort}`, '', demoState().apiKey);
+}
+
+/** Adds a threat through the sandbox's control API, as the README's curl does; returns its id. */
+async function addThreat(title: string): Promise<string> {
+	const response = await fetch(`http://127.0.0.1:${sandboxPort}/_control/security/threats`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ severity: 'high', title }),
+	});
+	expect(response.status).toBe(201);
+	return ((await response.json()) as { id: string }).id;
+}
+
+/** Waits for the published "Threat triage" example to poll and start an execution holding this threat. */
+async function waitForTriageOf(client: N8nClient, threatId: string): Promise<void> {
+	const workflowId = demoState().workflows.threatTriage.id;
+	await waitFor(
+		`an execution of "Threat triage" with ${threatId}`,
+		async () => {
+			for (const summary of await client.executions(workflowId)) {
+				if (JSON.stringify(await client.execution(summary.id)).includes(`"${threatId}"`)) return true;
+			}
+			return undefined;
+		},
+		{ timeoutMs: POLL_TIMEOUT_MS, intervalMs: 5_000 },
+	);
 }
 
 async function workflowNames(client: N8nClient): Promise<string[]> {
@@ -107,34 +142,43 @@ describe('npm start', () => {
 		sandboxPort = await freePort();
 	});
 
-	afterAll(async () => {
-		if (started) {
-			for (const pid of [started.command.pid!, ...started.tree]) {
-				try {
-					process.kill(pid, 'SIGKILL');
-				} catch {
-					// Already gone.
-				}
+	// A test that failed half-way leaves its demo running: end it before the next one starts.
+	afterEach(async () => {
+		if (!started) return;
+		for (const pid of [started.command.pid!, ...descendantsOf(started.command.pid!), ...started.tree]) {
+			try {
+				process.kill(pid, 'SIGKILL');
+			} catch {
+				// Already gone.
 			}
-			await delay(500);
 		}
+		started = undefined;
+		await delay(1_000);
+	});
+
+	afterAll(() => {
 		rmSync(userFolder, { recursive: true, force: true });
 	});
 
-	it('stops n8n and the sandbox when npm gets SIGTERM from its parent', async () => {
+	it('runs the examples, and stops n8n and the sandbox when npm gets SIGTERM from its parent', async () => {
 		const demo = await startDemo('npm', ['start']);
 		const client = demoClient();
 		expect(await workflowNames(client)).toEqual([...exampleNames].sort());
 		await client.createWorkflow({ name: USER_WORKFLOW, nodes: [], connections: {} });
+		const threat = await addThreat('Webshell in uploads');
+		await waitForTriageOf(client, threat);
 		await stopDemo(demo, 'SIGTERM');
 	});
 
-	it('keeps what was built, with credentials and examples updated rather than duplicated, and stops when its parent is killed', async () => {
+	it('keeps what was built (credentials and examples updated, not duplicated; the poller sees new threats), and stops when its parent is killed', async () => {
 		// A parent that dies without forwarding anything: the shell is SIGKILLed, start.ts is left behind.
 		const demo = await startDemo('sh', ['-c', 'node --disable-warning=MODULE_TYPELESS_PACKAGE_JSON test/n8n/start.ts; :']);
 		const client = demoClient();
 		expect(await workflowNames(client)).toEqual([...exampleNames, USER_WORKFLOW].sort());
 		expect(await credentialNames(client)).toEqual(Object.values(CREDENTIAL_NAMES).sort());
+		// The kept poller remembers the threats of the first start; one added now is still new to it.
+		const threat = await addThreat('Second webshell, after the restart');
+		await waitForTriageOf(client, threat);
 		await stopDemo(demo, 'SIGKILL');
 	});
 

@@ -132,6 +132,8 @@ async function main(): Promise<void> {
 	const stack = await startStack({
 		userFolder,
 		keepUserFolder: true,
+		// n8n keeps the pollers' memory of record ids; the sandbox must not hand the same ids out again.
+		sandboxOptions: { newIdsFromClock: true },
 		n8nPort: portFromEnv('N8N_PORT', 5678),
 		sandboxPort: portFromEnv('SANDBOX_PORT', 5680),
 	});

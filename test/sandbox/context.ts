@@ -56,6 +56,7 @@ export class SandboxContext {
 		this.delays = new Scheduler(() => this.options.timeScale);
 		this.perf = seedPerformance(this.ids);
 		this.sec = seedSecurity(this.ids);
+		if (this.options.newIdsFromClock) this.ids.raiseTo(Math.floor(Date.now() / 1000));
 		this.webhooks = new WebhookDispatcher({
 			scheduler: this.scheduler,
 			firstBackoffMs: () => this.scheduler.scaled(this.options.webhookBackoffMs),
@@ -118,6 +119,7 @@ export class SandboxContext {
 		this.ids = new IdSource();
 		this.perf = seedPerformance(this.ids);
 		this.sec = seedSecurity(this.ids);
+		if (this.options.newIdsFromClock) this.ids.raiseTo(Math.floor(Date.now() / 1000));
 	}
 
 	stop(): void {

@@ -24,6 +24,7 @@ export const DEFAULT_OPTIONS: ResolvedOptions = {
 	webhookBackoffMs: 1000,
 	queueDelayMs: 2000,
 	quiet: false,
+	newIdsFromClock: false,
 };
 
 const CHOICES = {

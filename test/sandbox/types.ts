@@ -33,6 +33,11 @@ export interface SandboxOptions {
 	webhookBackoffMs?: number;
 	queueDelayMs?: number;
 	quiet?: boolean;
+	/**
+	 * Records created after the seed get ids numbered from the clock (`thr_1763900000`), never one
+	 * an earlier run handed out: for an n8n whose pollers remember ids across sandbox restarts (npm start).
+	 */
+	newIdsFromClock?: boolean;
 }
 
 export interface ResolvedOptions {
@@ -49,6 +54,7 @@ export interface ResolvedOptions {
 	webhookBackoffMs: number;
 	queueDelayMs: number;
 	quiet: boolean;
+	newIdsFromClock: boolean;
 }
 
 export interface RecordedRequest {

@@ -45,24 +45,23 @@ export default defineConfig({
 				extends: true,
 				test: {
 					// n8n 2.x in queue mode: Postgres, Redis, main, worker, two webhook processes (test/e2e-queue/cluster.ts).
+					// One file per suite; the two suites can run side by side (`npm run test:queue-and-n8n1`).
 					name: 'e2e-queue',
 					include: ['test/e2e-queue/**/*.test.ts'],
 					environment: 'node',
 					testTimeout: 600_000,
 					hookTimeout: 1_200_000,
-					fileParallelism: false,
 				},
 			},
 			{
 				extends: true,
 				test: {
-					// The newest n8n 1.x on the Node it declares (test/e2e-n8n1/instance.ts).
+					// The newest n8n 1.x on the Node it declares (test/e2e-n8n1/n8n1.test.ts).
 					name: 'e2e-n8n1',
 					include: ['test/e2e-n8n1/**/*.test.ts'],
 					environment: 'node',
 					testTimeout: 600_000,
 					hookTimeout: 1_200_000,
-					fileParallelism: false,
 				},
 			},
 		],

@@ -17,7 +17,14 @@ import { startN8n } from '../n8n/instance.ts';
 import type { N8nInstance } from '../n8n/instance.ts';
 import { N8N1_NODE_VERSION, N8N1_VERSION, OLDEST_NODE_VERSION, PACKAGE_NAME } from '../n8n/paths.ts';
 import { freePort, runCommand } from '../n8n/processes.ts';
-import { deliveredEventIds, runActionNodes, runPollerOnce, waitForEventExecution } from '../n8n/realChecks.ts';
+import {
+	deliveredEventIds,
+	expectActionNodesRan,
+	expectEachNewThreatOnce,
+	runActionNodes,
+	runPollerOnce,
+	waitForEventExecution,
+} from '../n8n/realChecks.ts';
 import type { PollerResult } from '../n8n/realChecks.ts';
 import { createSandboxCredentials, DEMO_OWNER } from '../n8n/stack.ts';
 import { actionNodesWorkflow, deliveryTriggerWorkflow, threatPollerWorkflow } from '../n8n/testWorkflows.ts';
@@ -120,13 +127,7 @@ describe(`n8n ${N8N1_VERSION} on Node ${N8N1_NODE_VERSION}`, () => {
 
 	it('runs one operation of each action node', async () => {
 		const run = await runActionNodes(client, sandbox, actions.id, `${n8n.origin}/webhook/${actions.path}`);
-		expect(run.status).toBe(200);
-		expect(run.executions.map((execution) => execution.status)).toEqual(['success']);
-		expect(run.performanceSites.length).toBeGreaterThan(0);
-		expect(run.performanceSites.every((site) => typeof site.id === 'string')).toBe(true);
-		expect(run.securitySites.length).toBeGreaterThan(0);
-		expect(run.securitySites.every((site) => site.id !== undefined)).toBe(true);
-		expect(run.servedServices).toEqual(['performance', 'security']);
+		expectActionNodesRan(run);
 	});
 
 	it('starts one execution for a signed delivery and answers a tampered one 401', async () => {
@@ -142,9 +143,6 @@ describe(`n8n ${N8N1_VERSION} on Node ${N8N1_NODE_VERSION}`, () => {
 
 	it('emits a new threat from the poller once', async () => {
 		const result = await pollerRun;
-		expect(result.executionsBeforeNewThreats).toBe(0);
-		expect(result.statuses.every((status) => status === 'success')).toBe(true);
-		expect([...result.emitted].sort()).toEqual([...result.newThreatIds].sort());
-		expect(result.executionIdsAfterAnotherPoll).toEqual(result.executionIds);
+		expectEachNewThreatOnce(result);
 	});
 });

@@ -3,7 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StoredWorkflow } from '../n8n/client.ts';
 import { postDelivery, signDelivery, signedDelivery, tampered } from '../n8n/deliveries.ts';
 import { PERFORMANCE_TRIGGER } from '../n8n/examples.ts';
-import { deliveredEventIds, runActionNodes, runPollerOnce, waitForEventExecution } from '../n8n/realChecks.ts';
+import {
+	deliveredEventIds,
+	expectActionNodesRan,
+	expectEachNewThreatOnce,
+	runActionNodes,
+	runPollerOnce,
+	waitForEventExecution,
+} from '../n8n/realChecks.ts';
 import type { PollerResult } from '../n8n/realChecks.ts';
 import { actionNodesWorkflow, deliveryTriggerWorkflow, threatPollerWorkflow } from '../n8n/testWorkflows.ts';
 import { nodeDescription, performanceTriggerNode, productionWebhookUrl, waitForWebhook } from '../n8n/webhooks.ts';
@@ -66,14 +73,8 @@ describe('n8n 2.x in queue mode (Postgres, Redis, main, worker, two webhook proc
 	it('runs one operation of each action node on the worker', async () => {
 		const url = `${cluster.webhooks[0].origin}/webhook/${actions.path}`;
 		const run = await runActionNodes(cluster.client, cluster.sandbox, actions.id, url);
-		expect(run.status).toBe(200);
-		expect(run.executions.map((execution) => execution.status)).toEqual(['success']);
+		expectActionNodesRan(run);
 		expect(cluster.workerLog()).toContain(`Worker started execution ${run.executions[0].id} `);
-		expect(run.performanceSites.length).toBeGreaterThan(0);
-		expect(run.performanceSites.every((site) => typeof site.id === 'string')).toBe(true);
-		expect(run.securitySites.length).toBeGreaterThan(0);
-		expect(run.securitySites.every((site) => site.id !== undefined)).toBe(true);
-		expect(run.servedServices).toEqual(['performance', 'security']);
 	});
 
 	it('starts an execution on the worker for a signed delivery to either webhook process, and answers tampered ones 401', async () => {
@@ -120,10 +121,7 @@ describe('n8n 2.x in queue mode (Postgres, Redis, main, worker, two webhook proc
 
 	it('emits each new threat once from the poller, run on the worker', async () => {
 		const result = await pollerRun;
-		expect(result.executionsBeforeNewThreats).toBe(0);
-		expect(result.statuses.every((status) => status === 'success')).toBe(true);
-		expect([...result.emitted].sort()).toEqual([...result.newThreatIds].sort());
-		expect(result.executionIdsAfterAnotherPoll).toEqual(result.executionIds);
+		expectEachNewThreatOnce(result);
 		for (const id of result.executionIds) expect(cluster.workerLog()).toContain(`Worker started execution ${id} `);
 	});
 });

@@ -1,3 +1,5 @@
+import { expect } from 'vitest';
+
 import type { Sandbox } from '../sandbox/index.ts';
 import { executionDetails, nodeOutput, waitForExecutions } from '../e2e/executions.ts';
 import type { ExecutionDetail, N8nClient } from './client.ts';
@@ -131,4 +133,23 @@ export async function runActionNodes(client: N8nClient, sandbox: Sandbox, workfl
 		securitySites: first ? nodeOutput(first, SECURITY_ACTION_NODE) : [],
 		servedServices: [...new Set(served.map((request) => request.service))].sort(),
 	};
+}
+
+/** One successful run in which both action nodes returned the sandbox's sites, each service asked once or more. */
+export function expectActionNodesRan(run: ActionRun): void {
+	expect(run.status).toBe(200);
+	expect(run.executions.map((execution) => execution.status)).toEqual(['success']);
+	expect(run.performanceSites.length).toBeGreaterThan(0);
+	expect(run.performanceSites.every((site) => typeof site.id === 'string')).toBe(true);
+	expect(run.securitySites.length).toBeGreaterThan(0);
+	expect(run.securitySites.every((site) => site.id !== undefined)).toBe(true);
+	expect(run.servedServices).toEqual(['performance', 'security']);
+}
+
+/** Nothing for the threats that existed at publishing, each new threat once, nothing from the next poll. */
+export function expectEachNewThreatOnce(result: PollerResult): void {
+	expect(result.executionsBeforeNewThreats).toBe(0);
+	expect(result.statuses.every((status) => status === 'success')).toBe(true);
+	expect([...result.emitted].sort()).toEqual([...result.newThreatIds].sort());
+	expect(result.executionIdsAfterAnotherPoll).toEqual(result.executionIds);
 }

@@ -1,6 +1,6 @@
 import { sleep, type IDataObject, type IWebhookFunctions } from 'n8n-workflow';
 
-import { eventDigest, nodeEvents, readStored, STATIC_DATA_FIELD } from './startedEvents';
+import { eventDigest, nodeEvents, readStored, STATIC_DATA_FIELD, type Claim, type NodeEvents } from './startedEvents';
 
 /** The parts of n8n's response object (a Node.js ServerResponse) that tell how a delivery was answered. */
 interface AnsweredResponse {
@@ -16,14 +16,48 @@ interface AnsweredResponse {
  * one and add the events other deliveries recorded meanwhile, so that the save, which replaces the
  * whole static data, loses fewer of them to a concurrent save.
  */
-const WRITE_AGAIN_AFTER_MS = [0, 20, 100, 500, 2000, 8000];
+const WRITE_AGAIN_AFTER_MS = [0, 25, 250, 1000, 4000];
 
-function keepWritten(staticData: IDataObject, snapshot: () => IDataObject, answered: () => boolean): void {
+interface Answered {
+	done: boolean;
+}
+
+/**
+ * Writes the events with this one into the static data now, and again after each delay until the
+ * delivery is answered (n8n has saved by then); a new snapshot only when the events changed.
+ * Kept apart from the request, so that the waiting timers hold no reference to it.
+ */
+function keepWritten(staticData: IDataObject, events: NodeEvents, withThisEvent: [string, number], since: number, answered: Answered): void {
+	let version = events.version;
+	let written = events.snapshot(since, withThisEvent);
+	staticData[STATIC_DATA_FIELD] = written;
 	for (const delay of WRITE_AGAIN_AFTER_MS) {
 		void sleep(delay).then(() => {
-			if (!answered()) staticData[STATIC_DATA_FIELD] = snapshot();
+			if (answered.done) return;
+			if (events.version !== version) {
+				version = events.version;
+				written = events.snapshot(since, withThisEvent);
+			}
+			staticData[STATIC_DATA_FIELD] = written;
 		});
 	}
+}
+
+/** Ends the claim when n8n has answered: started when the answer is a 2xx (n8n sends it once the execution exists). */
+function settleWhenAnswered(res: AnsweredResponse, events: NodeEvents, digest: string, claim: Claim, at: number, answered: Answered): void {
+	if (typeof res.once !== 'function') {
+		answered.done = true;
+		events.settle(digest, claim, true, at);
+		return;
+	}
+	res.once('finish', () => {
+		answered.done = true;
+		events.settle(digest, claim, res.statusCode >= 200 && res.statusCode < 300, at);
+	});
+	res.once('close', () => {
+		answered.done = true;
+		events.settle(digest, claim, false, at);
+	});
 }
 
 export interface StartOnceOptions {
@@ -66,22 +100,8 @@ export async function claimEventStart(ctx: IWebhookFunctions, options: StartOnce
 		return false;
 	}
 
-	const withThisEvent = (): IDataObject => events.snapshot(since, [digest, now]);
-	staticData[STATIC_DATA_FIELD] = withThisEvent();
-	const res = ctx.getResponseObject() as unknown as AnsweredResponse;
-	if (typeof res.once !== 'function') {
-		events.settle(digest, claim, true, now);
-		return true;
-	}
-	let answered = false;
-	res.once('finish', () => {
-		answered = true;
-		events.settle(digest, claim, res.statusCode >= 200 && res.statusCode < 300, now);
-	});
-	res.once('close', () => {
-		answered = true;
-		events.settle(digest, claim, false, now);
-	});
-	keepWritten(staticData, withThisEvent, () => answered);
+	const answered: Answered = { done: false };
+	keepWritten(staticData, events, [digest, now], since, answered);
+	settleWhenAnswered(ctx.getResponseObject() as unknown as AnsweredResponse, events, digest, claim, now, answered);
 	return true;
 }

@@ -82,12 +82,16 @@ function newClaim(): Claim {
 class NodeEvents {
 	private readonly seen: Seen = new Map();
 	private readonly inFlight = new Map<string, Claim>();
+	/** Counts the changes to the started events, so that a writer can tell whether it is behind. */
+	version = 0;
 
 	/** Takes in what another process or an earlier run of this one recorded. */
 	absorb(stored: Seen): void {
 		for (const [digest, at] of stored) {
 			const known = this.seen.get(digest);
-			if (known === undefined || known < at) this.seen.set(digest, at);
+			if (known !== undefined && known >= at) continue;
+			this.seen.set(digest, at);
+			this.version += 1;
 		}
 	}
 
@@ -126,6 +130,7 @@ class NodeEvents {
 		if (started) {
 			this.seen.delete(digest);
 			this.seen.set(digest, at);
+			this.version += 1;
 		}
 		claim.settle(started);
 	}

@@ -7,7 +7,8 @@ interface SigningSecretFields {
 	previousWebhookSigningSecret?: unknown;
 }
 
-function text(value: unknown): string {
+/** The secret exactly as entered, untrimmed: the HMAC key is the bytes the service was given. */
+function rawString(value: unknown): string {
 	return typeof value === 'string' ? value : '';
 }
 
@@ -18,9 +19,9 @@ function text(value: unknown): string {
  */
 export async function readSigningSecrets(ctx: IWebhookFunctions | IHookFunctions): Promise<string[]> {
 	const credentials = await ctx.getCredentials<SigningSecretFields>(PERFORMANCE_SERVICE.credentialType);
-	const current = text(credentials.webhookSigningSecret);
+	const current = rawString(credentials.webhookSigningSecret);
 	if (current.trim() === '') return [];
-	const previous = text(credentials.previousWebhookSigningSecret);
+	const previous = rawString(credentials.previousWebhookSigningSecret);
 	return previous.trim() === '' || previous === current ? [current] : [current, previous];
 }
 

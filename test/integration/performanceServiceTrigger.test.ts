@@ -204,6 +204,32 @@ describe('Performance Service Trigger: rejected deliveries start nothing', () =>
 	});
 });
 
+describe('Performance Service Trigger: what each rejection says (the one place its wording is asserted)', () => {
+	it('answers every rejection with its code and a sentence naming the cause, never a secret', async () => {
+		const listener = await listen();
+		const unconfigured = await listen({}, { webhookSigningSecret: '' });
+		const body = eventBody('alert.opened');
+		const now = epochSeconds();
+		const cases: Array<[string, Parameters<typeof postDelivery>[1], number, string, string]> = [
+			[unconfigured.url, { body, secret: SECRET }, 401, 'no_signing_secret', 'No webhook signing secret is set on the credential, so no delivery is accepted.'],
+			[listener.url, { body, timestamp: null, signature: 'a'.repeat(64) }, 401, 'missing_timestamp', 'The X-Service-Webhook-Timestamp header is missing.'],
+			[listener.url, { body, signature: null }, 401, 'missing_signature', 'The X-Service-Webhook-Signature header is missing.'],
+			[listener.url, { body, timestamp: 'yesterday', signature: 'a'.repeat(64) }, 401, 'malformed_timestamp', 'The timestamp header must be 1 to 15 digits.'],
+			[listener.url, { body, timestamp: now, signature: 'A'.repeat(64) }, 401, 'malformed_signature', 'The signature header must be 64 lower-case hex digits.'],
+			[listener.url, { body, secret: 'whsec_wrong' }, 401, 'signature_mismatch', 'The signature does not match the timestamp and body.'],
+			[listener.url, { body, secret: SECRET, timestamp: epochSeconds(-301) }, 401, 'timestamp_too_old', 'The timestamp is older than the tolerance allows.'],
+			[listener.url, { body, secret: SECRET, timestamp: epochSeconds(301) }, 401, 'timestamp_in_future', 'The timestamp is further in the future than the tolerance allows.'],
+			[listener.url, { body: 'x'.repeat(1024 * 1024 + 1), secret: SECRET, contentType: 'text/plain' }, 413, 'payload_too_large', 'The body is larger than the 1 MiB a delivery may have; it was not verified.'],
+			[listener.url, { body: '[]', secret: SECRET }, 400, 'invalid_json', 'The verified body is not a JSON object.'],
+		];
+		for (const [url, delivery, status, error, message] of cases) {
+			expect(await postDelivery(url, delivery), error).toEqual({ status, body: { error, message } });
+		}
+		expect(listener.runs()).toEqual([]);
+		expect(unconfigured.runs()).toEqual([]);
+	});
+});
+
 describe('Performance Service Trigger: replay window', () => {
 	it('keeps the default window of 300 s', async () => {
 		const listener = await listen();

@@ -2,14 +2,15 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 
 import { PERFORMANCE_EVENT_TYPES as EVENT_TYPES } from '../../nodes/shared/performanceApi.ts';
 import { validateJson, type JsonSchema } from '../harness/jsonSchema.ts';
 import { packageNode } from '../harness/runWorkflow.ts';
 import { startWebhookListener, type WebhookListener } from '../harness/runWebhook.ts';
+import { sandboxCredentials, withSandbox } from '../harness/sandbox.ts';
 import { PACKAGE_ROOT } from '../n8n/paths.ts';
-import { startSandbox, type DeliveryRecord, type Sandbox } from '../sandbox/index.ts';
+import type { DeliveryRecord } from '../sandbox/index.ts';
 
 const TRIGGER = 'Performance Service Trigger';
 const NEW_SECRET = 'whsec_rotated_6e0b94c2d1aa';
@@ -19,20 +20,11 @@ function schema(relativePath: string): JsonSchema {
 	return JSON.parse(readFileSync(path.join(SCHEMA_DIR, relativePath), 'utf8')) as JsonSchema;
 }
 
-let sandbox: Sandbox;
+const sandbox = withSandbox({ webhookBackoffMs: 20, queueDelayMs: 200 });
 const listeners: WebhookListener[] = [];
 
-beforeAll(async () => {
-	sandbox = await startSandbox({ quiet: true, webhookBackoffMs: 20, queueDelayMs: 200 });
-});
-
 afterEach(async () => {
-	sandbox.reset();
 	await Promise.all(listeners.splice(0).map((listener) => listener.close()));
-});
-
-afterAll(async () => {
-	await sandbox.close();
 });
 
 async function listen(parameters: INodeParameters = {}, secrets: IDataObject = {}): Promise<WebhookListener> {
@@ -44,9 +36,8 @@ async function listen(parameters: INodeParameters = {}, secrets: IDataObject = {
 		workflow: { nodes: [trigger], connections: {} },
 		credentials: {
 			performanceServiceApi: {
-				baseUrl: sandbox.performanceUrl,
+				...sandboxCredentials(sandbox).performanceServiceApi,
 				apiToken: sandbox.tokens.readOnly,
-				webhookSigningSecret: sandbox.signingSecret,
 				...secrets,
 			},
 		},

@@ -96,25 +96,27 @@ function demoClient(): N8nClient {
 	return N8nClient.fromSession(`http://127.0.0.1:${n8nPort}`, '', demoState().apiKey);
 }
 
-/** Adds a threat through the sandbox's control API, as the README's curl does; returns its id. */
-async function addThreat(title: string): Promise<string> {
+/**
+ * Adds a threat through the sandbox's control API, as the README's curl does, and waits for the
+ * published "Threat triage" example to poll and start a new execution holding it.
+ */
+async function triageNewThreat(client: N8nClient, title: string): Promise<void> {
+	const workflowId = demoState().workflows.threatTriage.id;
+	const before = new Set((await client.executions(workflowId)).map((execution) => execution.id));
 	const response = await fetch(`http://127.0.0.1:${sandboxPort}/_control/security/threats`, {
 		method: 'POST',
 		headers: { 'content-type': 'application/json' },
 		body: JSON.stringify({ severity: 'high', title }),
 	});
 	expect(response.status).toBe(201);
-	return ((await response.json()) as { id: string }).id;
-}
-
-/** Waits for the published "Threat triage" example to poll and start an execution holding this threat. */
-async function waitForTriageOf(client: N8nClient, threatId: string): Promise<void> {
-	const workflowId = demoState().workflows.threatTriage.id;
+	const { id } = (await response.json()) as { id: string };
 	await waitFor(
-		`an execution of "Threat triage" with ${threatId}`,
+		`a new execution of "Threat triage" with ${id} "${title}"`,
 		async () => {
 			for (const summary of await client.executions(workflowId)) {
-				if (JSON.stringify(await client.execution(summary.id)).includes(`"${threatId}"`)) return true;
+				if (before.has(summary.id)) continue;
+				const data = JSON.stringify(await client.execution(summary.id));
+				if (data.includes(`"${id}"`) && data.includes(title)) return true;
 			}
 			return undefined;
 		},
@@ -165,8 +167,7 @@ describe('npm start', () => {
 		const client = demoClient();
 		expect(await workflowNames(client)).toEqual([...exampleNames].sort());
 		await client.createWorkflow({ name: USER_WORKFLOW, nodes: [], connections: {} });
-		const threat = await addThreat('Webshell in uploads');
-		await waitForTriageOf(client, threat);
+		await triageNewThreat(client, 'Webshell in uploads, first start');
 		await stopDemo(demo, 'SIGTERM');
 	});
 
@@ -177,8 +178,7 @@ describe('npm start', () => {
 		expect(await workflowNames(client)).toEqual([...exampleNames, USER_WORKFLOW].sort());
 		expect(await credentialNames(client)).toEqual(Object.values(CREDENTIAL_NAMES).sort());
 		// The kept poller remembers the threats of the first start; one added now is still new to it.
-		const threat = await addThreat('Second webshell, after the restart');
-		await waitForTriageOf(client, threat);
+		await triageNewThreat(client, 'Webshell in uploads, after the restart');
 		await stopDemo(demo, 'SIGKILL');
 	});
 

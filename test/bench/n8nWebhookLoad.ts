@@ -11,8 +11,9 @@
  *    new executions.
  * 3. Crash: CRASH_DELIVERIES new deliveries, n8n SIGKILLed the moment the last answer arrives,
  *    restarted: acknowledged (2xx) deliveries that left no execution.
- * 4. After that restart, the deliveries of step 1 once more: new executions (what the trigger
- *    remembers across a restart is in the workflow's static data only).
+ * 4. After that restart, the deliveries of steps 1 and 3 once more: new executions (what the
+ *    trigger remembers across a restart is in the workflow's static data only; step 3's were
+ *    never repeated before the crash, so only the saves of their own calls recorded them).
  *
  * Prints a table and writes test-artifacts/bench-n8n.json. A benchmark, not a test: it fails
  * only when it cannot measure. Needs `npm run build` (the npm script runs it).
@@ -310,8 +311,8 @@ interface CrashFigures {
 	acknowledgedWithoutExecution: number;
 	executions: number;
 	statuses: Record<string, number>;
-	/** The load deliveries sent again after the restart. */
-	afterRestart: { answers: Record<string, number>; newExecutions: number };
+	/** The load deliveries, then the crash test's, sent again after the restart. */
+	afterRestart: { answers: Record<string, number>; newExecutions: number; crashNewExecutions: number };
 }
 
 async function crashTest(target: Target, loadEvents: Event[]): Promise<CrashFigures> {
@@ -331,18 +332,22 @@ async function crashTest(target: Target, loadEvents: Event[]): Promise<CrashFigu
 	const afterCrash = await settledExecutions(target, 0, leftOver);
 	const counts = countFor(afterCrash, acknowledgedIds);
 
-	progress(`  the ${loadEvents.length} deliveries of the load once more, after the restart ...`);
+	progress(`  the ${loadEvents.length} deliveries of the load and the ${events.length} of the crash test once more, after the restart ...`);
 	const loadIds = loadEvents.map((event) => event.id);
 	const again = await sendAll(target.url, loadEvents.map(signed), IN_FLIGHT);
 	const afterAgain = await settledExecutions(target, afterCrash.length, leftOver);
+	const crashIds = events.map((event) => event.id);
+	const crashAgain = await sendAll(target.url, events.map(signed), IN_FLIGHT);
+	const afterCrashAgain = await settledExecutions(target, afterAgain.length, leftOver);
 	return {
 		acknowledged: acknowledgedIds.length,
 		acknowledgedWithoutExecution: counts.missing,
 		executions: counts.executions,
 		statuses: counts.statuses,
 		afterRestart: {
-			answers: statusCounts(again.answers),
+			answers: statusCounts([...again.answers, ...crashAgain.answers]),
 			newExecutions: countFor(afterAgain, loadIds).executions - countFor(afterCrash, loadIds).executions,
+			crashNewExecutions: countFor(afterCrashAgain, crashIds).executions - countFor(afterAgain, crashIds).executions,
 		},
 	};
 }
@@ -387,6 +392,7 @@ function table(figures: Record<Kind, NodeFigures>): string {
 		row('crash: acknowledged without execution', String(w.crash.acknowledgedWithoutExecution), String(t.crash.acknowledgedWithoutExecution)),
 		row('crash: executions after restart (status)', JSON.stringify(w.crash.statuses), JSON.stringify(t.crash.statuses)),
 		row(`after the restart, the ${DELIVERIES} again: new executions`, String(w.crash.afterRestart.newExecutions), String(t.crash.afterRestart.newExecutions)),
+		row(`after the restart, the ${CRASH_DELIVERIES} of the crash test again: new executions`, String(w.crash.afterRestart.crashNewExecutions), String(t.crash.afterRestart.crashNewExecutions)),
 	].join('\n');
 }
 

@@ -15,6 +15,8 @@ export default defineConfig({
 					name: 'unit',
 					include: ['test/unit/**/*.test.ts'],
 					environment: 'node',
+					// Property tests run thousands of cases: room for a loaded 2-core machine, not a timing goal.
+					testTimeout: 30_000,
 				},
 			},
 			{

@@ -49,8 +49,11 @@ function serverUser(): string | undefined {
 	return /^postgres:/m.test(passwd) ? 'postgres' : 'nobody';
 }
 
+/** runuser lives in an sbin folder, which a minimal PATH (a CI runner's, `env -i`) may leave out. */
+const RUNUSER = ['/usr/sbin/runuser', '/sbin/runuser'].find((candidate) => existsSync(candidate)) ?? 'runuser';
+
 function asServerUser(user: string | undefined, command: string, args: string[]): [string, string[]] {
-	return user ? ['runuser', ['-u', user, '--', command, ...args]] : [command, args];
+	return user ? [RUNUSER, ['-u', user, '--', command, ...args]] : [command, args];
 }
 
 function userIds(user: string): { uid: number; gid: number } {

@@ -12,9 +12,7 @@ interface AnsweredResponse {
  * n8n 2.x clears the static data's "changed" mark while it prepares the execution (it wraps the
  * same object again), so its save before the answer would skip a change made by a call that starts
  * a workflow. Writing the events again a moment later, while n8n creates the execution, keeps the
- * change: the first write runs after n8n's synchronous preparation, the later ones cover a slow
- * one and add the events other deliveries recorded meanwhile, so that the save, which replaces the
- * whole static data, loses fewer of them to a concurrent save.
+ * change: the first write runs after n8n's synchronous preparation, the later ones cover a slow one.
  */
 const WRITE_AGAIN_AFTER_MS = [0, 25, 250, 1000, 4000];
 
@@ -23,22 +21,15 @@ interface Answered {
 }
 
 /**
- * Writes the events with this one into the static data now, and again after each delay until the
- * delivery is answered (n8n has saved by then); a new snapshot only when the events changed.
- * Kept apart from the request, so that the waiting timers hold no reference to it.
+ * Writes the events into the static data now, and the same object again after each delay until
+ * the delivery is answered (n8n has saved by then). Kept apart from the request, so that the
+ * waiting timers hold no reference to it.
  */
-function keepWritten(staticData: IDataObject, events: NodeEvents, withThisEvent: [string, number], since: number, answered: Answered): void {
-	let version = events.version;
-	let written = events.snapshot(since, withThisEvent);
-	staticData[STATIC_DATA_FIELD] = written;
+function keepWritten(staticData: IDataObject, events: IDataObject, answered: Answered): void {
+	staticData[STATIC_DATA_FIELD] = events;
 	for (const delay of WRITE_AGAIN_AFTER_MS) {
 		void sleep(delay).then(() => {
-			if (answered.done) return;
-			if (events.version !== version) {
-				version = events.version;
-				written = events.snapshot(since, withThisEvent);
-			}
-			staticData[STATIC_DATA_FIELD] = written;
+			if (!answered.done) staticData[STATIC_DATA_FIELD] = events;
 		});
 	}
 }
@@ -101,7 +92,7 @@ export async function claimEventStart(ctx: IWebhookFunctions, options: StartOnce
 	}
 
 	const answered: Answered = { done: false };
-	keepWritten(staticData, events, [digest, now], since, answered);
+	keepWritten(staticData, events.snapshot(since, [digest, now]), answered);
 	settleWhenAnswered(ctx.getResponseObject() as unknown as AnsweredResponse, events, digest, claim, now, answered);
 	return true;
 }

@@ -52,9 +52,10 @@ export function readStored(staticData: IDataObject): Seen {
 	return seen;
 }
 
-/** The newest MAX_STARTED_EVENTS events of `seen` started after `since`, oldest first. */
+/** The events of `seen` started after `since`; beyond MAX_STARTED_EVENTS only the newest. */
 function newest(seen: Seen, since: number): Array<[string, number]> {
 	const kept = [...seen].filter(([, at]) => at > since);
+	if (kept.length <= MAX_STARTED_EVENTS) return kept;
 	kept.sort((a, b) => a[1] - b[1]);
 	return kept.slice(-MAX_STARTED_EVENTS);
 }
@@ -82,8 +83,6 @@ function newClaim(): Claim {
 class NodeEvents {
 	private readonly seen: Seen = new Map();
 	private readonly inFlight = new Map<string, Claim>();
-	/** Counts the changes to the started events, so that a writer can tell whether it is behind. */
-	version = 0;
 
 	/** Takes in what another process or an earlier run of this one recorded. */
 	absorb(stored: Seen): void {
@@ -91,7 +90,6 @@ class NodeEvents {
 			const known = this.seen.get(digest);
 			if (known !== undefined && known >= at) continue;
 			this.seen.set(digest, at);
-			this.version += 1;
 		}
 	}
 
@@ -130,7 +128,6 @@ class NodeEvents {
 		if (started) {
 			this.seen.delete(digest);
 			this.seen.set(digest, at);
-			this.version += 1;
 		}
 		claim.settle(started);
 	}

@@ -46,6 +46,13 @@ class Cleanup {
 		this.steps.push(step);
 	}
 
+	/** Resolves to what `starting` started, once its stop is registered. */
+	async track<T>(starting: Promise<T>, stop: (started: T) => Promise<void>): Promise<T> {
+		const started = await starting;
+		this.add(() => stop(started));
+		return started;
+	}
+
 	async run(): Promise<void> {
 		for (const step of this.steps.splice(0).reverse()) await step().catch(() => undefined);
 	}
@@ -57,10 +64,14 @@ export async function startQueueCluster(): Promise<QueueCluster> {
 	try {
 		const userFolder = mkdtempSync(path.join(os.tmpdir(), 'n8n-queue-'));
 		cleanup.add(async () => rmSync(userFolder, { recursive: true, force: true }));
-		const [postgres, redis, sandbox] = await Promise.all([startPostgres(), startRedis(), startSandbox({ quiet: true, port: 0 })]);
-		cleanup.add(() => postgres.stop());
-		cleanup.add(() => redis.stop());
-		cleanup.add(() => sandbox.close());
+		// Side by side; each registers its stop once started, and all settle before a failure is thrown.
+		const starting = [
+			cleanup.track(startPostgres(), (postgres) => postgres.stop()),
+			cleanup.track(startRedis(), (redis) => redis.stop()),
+			cleanup.track(startSandbox({ quiet: true, port: 0 }), (sandbox) => sandbox.close()),
+		] as const;
+		await Promise.allSettled(starting);
+		const [postgres, redis, sandbox] = await Promise.all(starting);
 		await installCommunityPackage(userFolder);
 
 		const shared = sharedOptions(installDir, userFolder, postgres, redis);
@@ -107,17 +118,9 @@ export async function startQueueCluster(): Promise<QueueCluster> {
 
 /** Starts the processes side by side; each one that started is stopped by the cleanup, also when another fails. */
 async function startAll(cleanup: Cleanup, options: N8nOptions[]): Promise<N8nInstance[]> {
-	const results = await Promise.allSettled(options.map((each) => startN8n(each)));
-	const started: N8nInstance[] = [];
-	for (const result of results) {
-		if (result.status === 'fulfilled') {
-			started.push(result.value);
-			cleanup.add(() => result.value.stop());
-		}
-	}
-	const failed = results.find((result) => result.status === 'rejected');
-	if (failed) throw failed.reason;
-	return started;
+	const starting = options.map((each) => cleanup.track(startN8n(each), (instance) => instance.stop()));
+	await Promise.allSettled(starting);
+	return await Promise.all(starting);
 }
 
 function sharedOptions(installDir: string, userFolder: string, postgres: Postgres, redis: Redis): Omit<N8nOptions, 'port'> & { env: Record<string, string> } {

@@ -12,5 +12,8 @@ async function cleanDist() {
 
 /** tsc emits the code and, with resolveJsonModule, every JSON file under nodes/ (codex files, output schemas); icons are what it does not copy. */
 function copyIcons() {
-	return src(['nodes/**/*.{png,svg}', 'credentials/**/*.{png,svg}'], { base: '.', encoding: false }).pipe(dest('dist'));
+	return src(['nodes/**/*.{png,svg}', 'credentials/**/*.{png,svg}'], {
+		base: '.',
+		encoding: false,
+	}).pipe(dest('dist'));
 }

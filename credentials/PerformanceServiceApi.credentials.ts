@@ -10,7 +10,8 @@ import type {
 
 import { BASE_URL_EXPRESSION } from '../nodes/shared/baseUrl';
 
-const CHECK_BASE_URL = 'check the base URL, including the version segment (e.g. https://api.example.com/v1)';
+const CHECK_BASE_URL =
+	'check the base URL, including the version segment (e.g. https://api.example.com/v1)';
 
 /**
  * n8n's credential tester checks each rule by its type, so status and body rules can be mixed;
@@ -29,7 +30,8 @@ const TEST_RULES: Array<IAuthenticateRuleResponseCode | IAuthenticateRuleRespons
 		type: 'responseCode',
 		properties: {
 			value: 403,
-			message: 'The API token is valid but may not read sites: use a token with the sites:read scope.',
+			message:
+				'The API token is valid but may not read sites: use a token with the sites:read scope.',
 		},
 	},
 	{

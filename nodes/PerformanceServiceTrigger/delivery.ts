@@ -50,7 +50,8 @@ function readSettings(ctx: IWebhookFunctions): Settings {
 		events: Array.isArray(events) ? events.map(String) : [String(events)],
 		toleranceSeconds: nonNegative(options.timestampTolerance, DEFAULT_TOLERANCE_SECONDS),
 		includeDeliveryHeaders: options.includeDeliveryHeaders === true,
-		duplicateWindowSeconds: nonNegative(options.duplicateWindowHours, DEFAULT_DUPLICATE_WINDOW_HOURS) * 3600,
+		duplicateWindowSeconds:
+			nonNegative(options.duplicateWindowHours, DEFAULT_DUPLICATE_WINDOW_HOURS) * 3600,
 	};
 }
 
@@ -84,7 +85,12 @@ function isSelected(events: string[], type: string | undefined): boolean {
 }
 
 /** The body plus `_delivery`: the request headers, the receive time and which secret verified it. */
-function withDelivery(body: IDataObject, headers: IDataObject, receivedAt: Date, secretIndex: number): IDataObject {
+function withDelivery(
+	body: IDataObject,
+	headers: IDataObject,
+	receivedAt: Date,
+	secretIndex: number,
+): IDataObject {
 	return {
 		...body,
 		_delivery: {
@@ -95,7 +101,10 @@ function withDelivery(body: IDataObject, headers: IDataObject, receivedAt: Date,
 	};
 }
 
-async function receive(ctx: IWebhookFunctions, res: DeliveryResponse): Promise<IWebhookResponseData> {
+async function receive(
+	ctx: IWebhookFunctions,
+	res: DeliveryResponse,
+): Promise<IWebhookResponseData> {
 	const receivedAt = new Date();
 	const settings = readSettings(ctx);
 	let secrets: string[];
@@ -121,7 +130,9 @@ async function receive(ctx: IWebhookFunctions, res: DeliveryResponse): Promise<I
 		{ secrets, toleranceSeconds: settings.toleranceSeconds, nowMs: receivedAt.getTime() },
 	);
 	if (!verification.ok) {
-		ctx.logger.debug('Performance Service Trigger rejected a delivery', { reason: verification.reason });
+		ctx.logger.debug('Performance Service Trigger rejected a delivery', {
+			reason: verification.reason,
+		});
 		return reject(res, verification.reason);
 	}
 

@@ -34,10 +34,19 @@ export const triggerProperties: INodeProperties[] = [
 			{
 				name: 'Artifact Published',
 				value: 'artifact.published',
-				description: 'Critical CSS or unused CSS was regenerated, for example after a reoptimization',
+				description:
+					'Critical CSS or unused CSS was regenerated, for example after a reoptimization',
 			},
-			{ name: 'Audit Completed', value: 'audit.completed', description: 'A page-performance audit run finished' },
-			{ name: 'Audit Regression', value: 'audit.regression', description: 'A metric dropped past its target' },
+			{
+				name: 'Audit Completed',
+				value: 'audit.completed',
+				description: 'A page-performance audit run finished',
+			},
+			{
+				name: 'Audit Regression',
+				value: 'audit.regression',
+				description: 'A metric dropped past its target',
+			},
 			{ name: 'Site Added', value: 'site.added', description: 'A site was created' },
 		],
 	},
@@ -55,7 +64,7 @@ export const triggerProperties: INodeProperties[] = [
 				typeOptions: { minValue: 0, maxValue: 720 },
 				default: DEFAULT_DUPLICATE_WINDOW_HOURS,
 				description:
-					'A verified delivery of an event that already started this workflow within this many hours (the same event ID in the body, or the same body where there is none) is answered 200 as a duplicate and starts nothing. The default covers all 5 attempts of the service\'s retries. 0 turns the check off.',
+					"A verified delivery of an event that already started this workflow within this many hours (the same event ID in the body, or the same body where there is none) is answered 200 as a duplicate and starts nothing. The default covers all 5 attempts of the service's retries. 0 turns the check off.",
 			},
 			{
 				displayName: 'Include Delivery Headers',

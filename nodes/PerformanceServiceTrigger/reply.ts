@@ -27,8 +27,14 @@ export const REJECTIONS: Record<Rejection, { status: number; message: string }> 
 	missing_timestamp: { status: 401, message: 'The X-Service-Webhook-Timestamp header is missing.' },
 	missing_signature: { status: 401, message: 'The X-Service-Webhook-Signature header is missing.' },
 	malformed_timestamp: { status: 401, message: 'The timestamp header must be 1 to 15 digits.' },
-	malformed_signature: { status: 401, message: 'The signature header must be 64 lower-case hex digits.' },
-	signature_mismatch: { status: 401, message: 'The signature does not match the timestamp and body.' },
+	malformed_signature: {
+		status: 401,
+		message: 'The signature header must be 64 lower-case hex digits.',
+	},
+	signature_mismatch: {
+		status: 401,
+		message: 'The signature does not match the timestamp and body.',
+	},
 	timestamp_too_old: { status: 401, message: 'The timestamp is older than the tolerance allows.' },
 	timestamp_in_future: {
 		status: 401,
@@ -45,7 +51,11 @@ export const REJECTIONS: Record<Rejection, { status: number; message: string }> 
 };
 
 /** Answers the request now, and tells n8n that it is answered and that no workflow starts. */
-export function reply(res: DeliveryResponse, status: number, body: IDataObject): IWebhookResponseData {
+export function reply(
+	res: DeliveryResponse,
+	status: number,
+	body: IDataObject,
+): IWebhookResponseData {
 	if (!res.headersSent) {
 		res.statusCode = status;
 		res.setHeader('Content-Type', 'application/json; charset=utf-8');

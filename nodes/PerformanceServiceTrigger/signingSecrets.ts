@@ -17,8 +17,12 @@ function rawString(value: unknown): string {
  * rotation). Empty when the current secret is not set: then nothing is accepted, whatever
  * the previous field holds.
  */
-export async function readSigningSecrets(ctx: IWebhookFunctions | IHookFunctions): Promise<string[]> {
-	const credentials = await ctx.getCredentials<SigningSecretFields>(PERFORMANCE_SERVICE.credentialType);
+export async function readSigningSecrets(
+	ctx: IWebhookFunctions | IHookFunctions,
+): Promise<string[]> {
+	const credentials = await ctx.getCredentials<SigningSecretFields>(
+		PERFORMANCE_SERVICE.credentialType,
+	);
 	const current = rawString(credentials.webhookSigningSecret);
 	if (current.trim() === '') return [];
 	const previous = rawString(credentials.previousWebhookSigningSecret);

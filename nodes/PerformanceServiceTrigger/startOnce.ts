@@ -1,6 +1,13 @@
 import { sleep, type IDataObject, type IWebhookFunctions } from 'n8n-workflow';
 
-import { eventDigest, nodeEvents, readStored, STATIC_DATA_FIELD, type Claim, type NodeEvents } from './startedEvents';
+import {
+	eventDigest,
+	nodeEvents,
+	readStored,
+	STATIC_DATA_FIELD,
+	type Claim,
+	type NodeEvents,
+} from './startedEvents';
 
 /** The parts of n8n's response object (a Node.js ServerResponse) that tell how a delivery was answered. */
 interface AnsweredResponse {
@@ -35,7 +42,14 @@ function keepWritten(staticData: IDataObject, events: IDataObject, answered: Ans
 }
 
 /** Ends the claim when n8n has answered: started when the answer is a 2xx (n8n sends it once the execution exists). */
-function settleWhenAnswered(res: AnsweredResponse, events: NodeEvents, digest: string, claim: Claim, at: number, answered: Answered): void {
+function settleWhenAnswered(
+	res: AnsweredResponse,
+	events: NodeEvents,
+	digest: string,
+	claim: Claim,
+	at: number,
+	answered: Answered,
+): void {
 	if (typeof res.once !== 'function') {
 		answered.done = true;
 		events.settle(digest, claim, true, at);
@@ -65,7 +79,10 @@ export interface StartOnceOptions {
  * in another one, or before a restart). When it returns `true`, the event is written into the
  * static data n8n saves before it answers, and remembered here once n8n's answer is a 2xx.
  */
-export async function claimEventStart(ctx: IWebhookFunctions, options: StartOnceOptions): Promise<boolean> {
+export async function claimEventStart(
+	ctx: IWebhookFunctions,
+	options: StartOnceOptions,
+): Promise<boolean> {
 	const staticData = ctx.getWorkflowStaticData('node');
 	if (options.windowSeconds <= 0) {
 		if (staticData[STATIC_DATA_FIELD] !== undefined) delete staticData[STATIC_DATA_FIELD];
@@ -93,6 +110,13 @@ export async function claimEventStart(ctx: IWebhookFunctions, options: StartOnce
 
 	const answered: Answered = { done: false };
 	keepWritten(staticData, events.snapshot(since, [digest, now]), answered);
-	settleWhenAnswered(ctx.getResponseObject() as unknown as AnsweredResponse, events, digest, claim, now, answered);
+	settleWhenAnswered(
+		ctx.getResponseObject() as unknown as AnsweredResponse,
+		events,
+		digest,
+		claim,
+		now,
+		answered,
+	);
 	return true;
 }

@@ -41,7 +41,8 @@ export class SecurityService implements INodeType {
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
-		description: 'Manage sites, trigger scans and read threats, updates and reports of the security service',
+		description:
+			'Manage sites, trigger scans and read threats, updates and reports of the security service',
 		defaults: { name: 'Security Service' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

@@ -30,11 +30,15 @@ export class SecurityServiceTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Security Service Trigger',
 		name: 'securityServiceTrigger',
-		icon: { light: 'file:../SecurityService/securityService.svg', dark: 'file:../SecurityService/securityService.dark.svg' },
+		icon: {
+			light: 'file:../SecurityService/securityService.svg',
+			dark: 'file:../SecurityService/securityService.dark.svg',
+		},
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{"New " + $parameter["event"].slice(3)}}',
-		description: 'Starts the workflow when the security service lists a new threat, scan, update or report',
+		description:
+			'Starts the workflow when the security service lists a new threat, scan, update or report',
 		defaults: { name: 'Security Service Trigger' },
 		polling: true,
 		inputs: [],

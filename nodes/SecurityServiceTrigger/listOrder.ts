@@ -31,6 +31,7 @@ export function orderOf(records: IdentifiedRecord[]): ListOrder | undefined {
 	}
 	const counters = records.map(({ id }) => idCounter(id));
 	const prefix = counters[0]?.[0];
-	if (!counters.every((counter) => counter !== undefined && counter[0] === prefix)) return undefined;
+	if (!counters.every((counter) => counter !== undefined && counter[0] === prefix))
+		return undefined;
 	return direction(counters.map((counter) => (counter as [string, number])[1]));
 }

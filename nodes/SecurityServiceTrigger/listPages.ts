@@ -52,7 +52,9 @@ function pollBudgetMs(ctx: IPollFunctions): number | undefined {
 }
 
 /** Fetches one page of a list: its records and the page after it. */
-export type PageSource = (ref: PageRef | undefined) => Promise<{ records: IDataObject[]; next?: PageRef }>;
+export type PageSource = (
+	ref: PageRef | undefined,
+) => Promise<{ records: IDataObject[]; next?: PageRef }>;
 
 /** Reads pages of one list for one poll, counting the time the poll has left. */
 export class ListReader {
@@ -91,7 +93,10 @@ export class ListReader {
 	 * `stopAfter` says so, the list ends or a link repeats; or until the poll's time runs short or
 	 * it has read `MAX_PAGES_PER_POLL` pages, and then says where to go on.
 	 */
-	async walk(start: PageRef | undefined, stopAfter: (page: ListPage) => boolean = () => false): Promise<Walk> {
+	async walk(
+		start: PageRef | undefined,
+		stopAfter: (page: ListPage) => boolean = () => false,
+	): Promise<Walk> {
 		const pages: ListPage[] = [];
 		const visited = new Set<string>();
 		let ref = start;
@@ -101,7 +106,8 @@ export class ListReader {
 			visited.add(refKey(ref));
 			const { next } = page;
 			if (stopAfter(page) || !next || visited.has(refKey(next))) return { pages };
-			if (!this.hasTimeForAnotherPage() || pages.length >= MAX_PAGES_PER_POLL) return { pages, cutAt: next };
+			if (!this.hasTimeForAnotherPage() || pages.length >= MAX_PAGES_PER_POLL)
+				return { pages, cutAt: next };
 			ref = next;
 		}
 	}
@@ -148,9 +154,19 @@ export function securityListReader(
 	options: { budgeted: boolean },
 ): ListReader {
 	const fetchPage: PageSource = async (ref) => {
-		const request = { method: 'GET' as const, path: event.path, url: ref?.url, qs: ref ? ref.qs : qs };
+		const request = {
+			method: 'GET' as const,
+			path: event.path,
+			url: ref?.url,
+			qs: ref ? ref.qs : qs,
+		};
 		const page = await securityListPage(ctx, request, event.plural);
 		return { records: page.records, next: page.next && { url: page.next.url, qs: page.next.qs } };
 	};
-	return new ListReader(ctx.getNode(), event.plural, fetchPage, options.budgeted ? pollBudgetMs(ctx) : undefined);
+	return new ListReader(
+		ctx.getNode(),
+		event.plural,
+		fetchPage,
+		options.budgeted ? pollBudgetMs(ctx) : undefined,
+	);
 }

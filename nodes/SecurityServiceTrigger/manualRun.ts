@@ -21,7 +21,10 @@ export async function newestListed(
 		const newest = newestRecord(walkRecords(fromTail).filter(({ record }) => wanted(record)));
 		if (newest || fromTail.restarted) return newest;
 	}
-	let walk = await reader.walk(undefined, (page) => page.ref === undefined && orderOf(page.records) === 'newestFirst');
+	let walk = await reader.walk(
+		undefined,
+		(page) => page.ref === undefined && orderOf(page.records) === 'newestFirst',
+	);
 	const records = walkRecords(walk);
 	while (walk.cutAt) {
 		walk = await reader.walk(walk.cutAt);

@@ -66,7 +66,8 @@ function highestCounter(ids: string[], prefix: string): number | undefined {
 	let highest: number | undefined;
 	for (const id of ids) {
 		const counter = idCounter(id);
-		if (counter && counter[0] === prefix && (highest === undefined || counter[1] > highest)) highest = counter[1];
+		if (counter && counter[0] === prefix && (highest === undefined || counter[1] > highest))
+			highest = counter[1];
 	}
 	return highest;
 }
@@ -89,7 +90,10 @@ export function whenNothingRemembered(memory: PollMemory): NewRule {
 	};
 }
 
-export function newestTime(records: IdentifiedRecord[], previous: number | undefined): number | undefined {
+export function newestTime(
+	records: IdentifiedRecord[],
+	previous: number | undefined,
+): number | undefined {
 	return records.reduce<number | undefined>((newest, { record }) => {
 		const time = recordTime(record);
 		return time !== undefined && (newest === undefined || time > newest) ? time : newest;
@@ -97,10 +101,18 @@ export function newestTime(records: IdentifiedRecord[], previous: number | undef
 }
 
 /** IDs just decided, the list's new end first (both ends when the order is not known), before earlier ones. */
-export function rememberIds(known: string[], order: ListOrder | undefined, previous: string[]): string[] {
+export function rememberIds(
+	known: string[],
+	order: ListOrder | undefined,
+	previous: string[],
+): string[] {
 	if (order === 'oldestFirst') return mergeIds([...known].reverse(), previous);
-	if (order === 'newestFirst' || known.length <= MAX_REMEMBERED_IDS) return mergeIds(known, previous);
-	return mergeIds([...known.slice(0, WATCHED_AT_EACH_END), ...known.slice(-WATCHED_AT_EACH_END)], previous);
+	if (order === 'newestFirst' || known.length <= MAX_REMEMBERED_IDS)
+		return mergeIds(known, previous);
+	return mergeIds(
+		[...known.slice(0, WATCHED_AT_EACH_END), ...known.slice(-WATCHED_AT_EACH_END)],
+		previous,
+	);
 }
 
 /** Pending IDs: those refused now, then earlier ones not read this time. */
@@ -131,7 +143,12 @@ export class PollWork {
 		return new Set([...this.memory.ids, ...this.memory.pending]);
 	}
 
-	decide(records: IdentifiedRecord[], isNew: NewRule, wanted: Wanted, alsoKnown: string[] = []): Decision {
+	decide(
+		records: IdentifiedRecord[],
+		isNew: NewRule,
+		wanted: Wanted,
+		alsoKnown: string[] = [],
+	): Decision {
 		const known = this.known;
 		for (const id of alsoKnown) known.add(id);
 		const decision = decide(records, known, this.pending, isNew, wanted);

@@ -1,5 +1,11 @@
 import { orderOf, type ListOrder } from './listOrder';
-import { walkFromRemembered, walkRecords, type ListReader, type PageRef, type Walk } from './listPages';
+import {
+	walkFromRemembered,
+	walkRecords,
+	type ListReader,
+	type PageRef,
+	type Walk,
+} from './listPages';
 import {
 	datedAfter,
 	newestTime,
@@ -20,7 +26,9 @@ const GAP_END_IDS = 100;
 
 /** The order the pages of a walk show, when those that show one agree. */
 function walkOrder(walk: Walk): ListOrder | undefined {
-	const shown = new Set(walk.pages.map((page) => orderOf(page.records)).filter((order) => order !== undefined));
+	const shown = new Set(
+		walk.pages.map((page) => orderOf(page.records)).filter((order) => order !== undefined),
+	);
 	return shown.size === 1 ? [...shown][0] : undefined;
 }
 
@@ -42,7 +50,11 @@ function tailOf(walk: Walk, otherwise: PageRef | undefined): PageRef | undefined
  * page; when that shows the newest records first, that is all it needs, otherwise it reads on to
  * the list's end (or as far as the poll's time allows, going on at the next poll).
  */
-export async function firstPoll(reader: ListReader, fingerprint: string, now: number): Promise<PollMemory> {
+export async function firstPoll(
+	reader: ListReader,
+	fingerprint: string,
+	now: number,
+): Promise<PollMemory> {
 	const walk = await reader.walk(
 		undefined,
 		(page) => page.ref === undefined && orderOf(page.records) === 'newestFirst',
@@ -63,7 +75,11 @@ export async function firstPoll(reader: ListReader, fingerprint: string, now: nu
 }
 
 /** Goes on with a walk that has not found its place yet: to the list's end, new only by date. */
-async function seekingPoll(reader: ListReader, memory: PollMemory, wanted: Wanted): Promise<PollOutcome> {
+async function seekingPoll(
+	reader: ListReader,
+	memory: PollMemory,
+	wanted: Wanted,
+): Promise<PollOutcome> {
 	const seeking = memory.seeking as NonNullable<PollMemory['seeking']>;
 	const work = new PollWork(memory);
 	const walk = await walkFromRemembered(reader, seeking.at);
@@ -85,13 +101,22 @@ async function seekingPoll(reader: ListReader, memory: PollMemory, wanted: Wante
  * before; otherwise records may have moved to pages before it, and the poll reads from the
  * list's start instead.
  */
-async function oldestFirstPoll(reader: ListReader, memory: PollMemory, wanted: Wanted): Promise<PollOutcome> {
+async function oldestFirstPoll(
+	reader: ListReader,
+	memory: PollMemory,
+	wanted: Wanted,
+): Promise<PollOutcome> {
 	const work = new PollWork(memory);
 	const seen = work.seen;
 	let walk = await walkFromRemembered(reader, memory.continueAt ?? memory.tail);
 	const goingOn = memory.continueAt !== undefined && !walk.restarted;
 	const first = walk.pages[0].records[0];
-	if (!goingOn && !walk.restarted && memory.tail !== undefined && (first === undefined || !seen.has(first.id))) {
+	if (
+		!goingOn &&
+		!walk.restarted &&
+		memory.tail !== undefined &&
+		(first === undefined || !seen.has(first.id))
+	) {
 		if (!reader.hasTimeForAnotherPage()) return work.outcome({ ...memory, tail: undefined });
 		walk = { ...(await reader.walk(undefined)), restarted: true };
 	}
@@ -125,7 +150,11 @@ async function oldestFirstPoll(reader: ListReader, memory: PollMemory, wanted: W
  * Newest first: reads from the first page until a page holds a record seen before. When the
  * poll's time runs short first, what lies between is remembered as a gap and read by later polls.
  */
-async function newestFirstPoll(reader: ListReader, memory: PollMemory, wanted: Wanted): Promise<PollOutcome> {
+async function newestFirstPoll(
+	reader: ListReader,
+	memory: PollMemory,
+	wanted: Wanted,
+): Promise<PollOutcome> {
 	const work = new PollWork(memory);
 	const seen = work.seen;
 	const gaps: Gap[] = [];
@@ -136,7 +165,9 @@ async function newestFirstPoll(reader: ListReader, memory: PollMemory, wanted: W
 			continue;
 		}
 		const until = new Set(gap.until);
-		const walk = await walkFromRemembered(reader, gap.at, (page) => page.records.some(({ id }) => until.has(id)));
+		const walk = await walkFromRemembered(reader, gap.at, (page) =>
+			page.records.some(({ id }) => until.has(id)),
+		);
 		const inGap = walkRecords(walk);
 		const end = inGap.findIndex(({ id }) => until.has(id));
 		const rule: NewRule =
@@ -144,7 +175,11 @@ async function newestFirstPoll(reader: ListReader, memory: PollMemory, wanted: W
 		const decision = work.decide(inGap, rule, wanted, [...gap.skip, ...gap.until]);
 		gapKnown.push(...decision.known.filter((id) => !until.has(id)));
 		if (walk.cutAt) {
-			gaps.push({ ...gap, at: walk.cutAt, skip: walk.pages[walk.pages.length - 1].records.map(({ id }) => id) });
+			gaps.push({
+				...gap,
+				at: walk.cutAt,
+				skip: walk.pages[walk.pages.length - 1].records.map(({ id }) => id),
+			});
 		}
 	}
 	if (!reader.hasTimeForAnotherPage()) {
@@ -181,8 +216,15 @@ async function newestFirstPoll(reader: ListReader, memory: PollMemory, wanted: W
 }
 
 /** Where the new records of a whole-list walk appeared: all before or all after the records seen before. */
-function observedOrder(records: IdentifiedRecord[], decision: Decision, seen: Set<string>): ListOrder | undefined {
-	const fresh = new Set([...decision.emit.map(({ id }) => id), ...decision.pending.filter((id) => !seen.has(id))]);
+function observedOrder(
+	records: IdentifiedRecord[],
+	decision: Decision,
+	seen: Set<string>,
+): ListOrder | undefined {
+	const fresh = new Set([
+		...decision.emit.map(({ id }) => id),
+		...decision.pending.filter((id) => !seen.has(id)),
+	]);
 	if (fresh.size === 0) return undefined;
 	const seenAt = records.flatMap(({ id }, index) => (seen.has(id) ? [index] : []));
 	const freshAt = records.flatMap(({ id }, index) => (fresh.has(id) ? [index] : []));
@@ -196,7 +238,11 @@ function observedOrder(records: IdentifiedRecord[], decision: Decision, seen: Se
  * Order not known yet: reads the whole list (going on at the next poll when its time runs short)
  * and emits records not remembered, watching both ends of a list longer than the memory.
  */
-async function unorderedPoll(reader: ListReader, memory: PollMemory, wanted: Wanted): Promise<PollOutcome> {
+async function unorderedPoll(
+	reader: ListReader,
+	memory: PollMemory,
+	wanted: Wanted,
+): Promise<PollOutcome> {
 	const work = new PollWork(memory);
 	const seen = work.seen;
 	const walk = await walkFromRemembered(reader, memory.continueAt);
@@ -207,7 +253,8 @@ async function unorderedPoll(reader: ListReader, memory: PollMemory, wanted: Wan
 	const isNew: NewRule =
 		found || !(fromStart && toEnd)
 			? (_record, index) =>
-					(fromStart && index < WATCHED_AT_EACH_END) || (toEnd && index >= records.length - WATCHED_AT_EACH_END)
+					(fromStart && index < WATCHED_AT_EACH_END) ||
+					(toEnd && index >= records.length - WATCHED_AT_EACH_END)
 			: whenNothingRemembered(memory);
 	const decision = work.decide(records, isNew, wanted);
 	const order =
@@ -223,7 +270,11 @@ async function unorderedPoll(reader: ListReader, memory: PollMemory, wanted: Wan
 }
 
 /** A poll after the first: reads what the memory says may hold new records, and emits them. */
-export async function nextPoll(reader: ListReader, memory: PollMemory, wanted: Wanted): Promise<PollOutcome> {
+export async function nextPoll(
+	reader: ListReader,
+	memory: PollMemory,
+	wanted: Wanted,
+): Promise<PollOutcome> {
 	if (memory.seeking) return await seekingPoll(reader, memory, wanted);
 	if (memory.order === 'newestFirst') return await newestFirstPoll(reader, memory, wanted);
 	if (memory.order === 'oldestFirst') return await oldestFirstPoll(reader, memory, wanted);

@@ -64,7 +64,9 @@ export function configurationFingerprint(configuration: string): string {
 }
 
 function strings(value: unknown): string[] {
-	return Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === 'string') : [];
+	return Array.isArray(value)
+		? value.filter((entry): entry is string => typeof entry === 'string')
+		: [];
 }
 
 function pageRef(value: unknown): PageRef | undefined {
@@ -82,7 +84,9 @@ function gaps(value: unknown): Gap[] {
 	if (!Array.isArray(value)) return [];
 	return value.filter(isRecord).flatMap((gap) => {
 		const at = pageRef(gap.at);
-		return at ? [{ at, until: strings(gap.until), skip: strings(gap.skip), newest: finite(gap.newest) }] : [];
+		return at
+			? [{ at, until: strings(gap.until), skip: strings(gap.skip), newest: finite(gap.newest) }]
+			: [];
 	});
 }
 
@@ -100,7 +104,8 @@ export function readMemory(stored: unknown, configuration: string): PollMemory |
 	if (!isRecord(stored) || !Array.isArray(stored.ids)) return undefined;
 	const fingerprint = configurationFingerprint(configuration);
 	if (stored.fingerprint !== fingerprint && stored[LEGACY_KEY] !== configuration) return undefined;
-	const order = stored.order === 'newestFirst' || stored.order === 'oldestFirst' ? stored.order : undefined;
+	const order =
+		stored.order === 'newestFirst' || stored.order === 'oldestFirst' ? stored.order : undefined;
 	return {
 		fingerprint,
 		ids: strings(stored.ids),
@@ -147,7 +152,11 @@ export function storedMemory(memory: PollMemory): IDataObject {
  * earlier IDs not among them (IDs that left the list stay until newer ones push them out, so a
  * list that comes back short for a moment does not make its records new again).
  */
-export function mergeIds(current: string[], previous: string[], limit = MAX_REMEMBERED_IDS): string[] {
+export function mergeIds(
+	current: string[],
+	previous: string[],
+	limit = MAX_REMEMBERED_IDS,
+): string[] {
 	const listed = new Set(current);
 	return [...current, ...previous.filter((id) => !listed.has(id))].slice(0, limit);
 }

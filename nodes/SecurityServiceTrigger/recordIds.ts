@@ -11,7 +11,11 @@ export interface IdentifiedRecord {
  * Pairs each record with its `id`, keeping the first of duplicates (pages may shift while read).
  * Records without one make the whole poll fail: without IDs nothing can be told apart.
  */
-export function identifyRecords(node: INode, records: IDataObject[], plural: string): IdentifiedRecord[] {
+export function identifyRecords(
+	node: INode,
+	records: IDataObject[],
+	plural: string,
+): IdentifiedRecord[] {
 	const identified: IdentifiedRecord[] = [];
 	const seen = new Set<string>();
 	const missing: IDataObject[] = [];

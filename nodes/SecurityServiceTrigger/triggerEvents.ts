@@ -32,7 +32,12 @@ export const TRIGGER_EVENTS: TriggerEvent[] = [
 		path: '/threats',
 		plural: 'threats',
 		filters: [
-			{ name: 'severity', displayName: 'Severity', fields: ['severity'], placeholder: 'e.g. critical, high' },
+			{
+				name: 'severity',
+				displayName: 'Severity',
+				fields: ['severity'],
+				placeholder: 'e.g. critical, high',
+			},
 			{ name: 'status', displayName: 'Status', fields: ['status'], placeholder: 'e.g. open' },
 			{ name: 'type', displayName: 'Type', fields: ['type'], placeholder: 'e.g. malware' },
 			SITE,
@@ -44,7 +49,15 @@ export const TRIGGER_EVENTS: TriggerEvent[] = [
 		description: 'A scan appears in the scan list (GET /scans)',
 		path: '/scans',
 		plural: 'scans',
-		filters: [{ name: 'status', displayName: 'Status', fields: ['status'], placeholder: 'e.g. completed, failed' }, SITE],
+		filters: [
+			{
+				name: 'status',
+				displayName: 'Status',
+				fields: ['status'],
+				placeholder: 'e.g. completed, failed',
+			},
+			SITE,
+		],
 	},
 	{
 		value: 'newUpdate',
@@ -52,7 +65,10 @@ export const TRIGGER_EVENTS: TriggerEvent[] = [
 		description: 'An available update appears in the update list (GET /updates)',
 		path: '/updates',
 		plural: 'updates',
-		filters: [{ name: 'type', displayName: 'Type', fields: ['type'], placeholder: 'e.g. core, plugin' }, SITE],
+		filters: [
+			{ name: 'type', displayName: 'Type', fields: ['type'], placeholder: 'e.g. core, plugin' },
+			SITE,
+		],
 	},
 	{
 		value: 'newReport',

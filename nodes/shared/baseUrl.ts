@@ -18,7 +18,10 @@ export function joinUrl(baseUrl: string, path: string): string {
 	return `${trimBaseUrl(baseUrl)}/${path.replace(/^\/+/, '')}`;
 }
 
-const credentialReads = new WeakMap<ServiceContext, Map<string, Promise<ICredentialDataDecryptedObject>>>();
+const credentialReads = new WeakMap<
+	ServiceContext,
+	Map<string, Promise<ICredentialDataDecryptedObject>>
+>();
 
 /**
  * The credential, read once per n8n context (one node run, one list search, one poll) and not
@@ -55,7 +58,9 @@ export interface RefusedUrl {
 	reason: string;
 }
 
-export type FollowedUrl = { url: string; refused?: undefined } | { url?: undefined; refused: RefusedUrl };
+export type FollowedUrl =
+	| { url: string; refused?: undefined }
+	| { url?: undefined; refused: RefusedUrl };
 
 function parseUrl(value: string, base?: string): URL | undefined {
 	try {
@@ -73,7 +78,10 @@ function hidesDotSegments(pathname: string): boolean {
 	} catch {
 		return true;
 	}
-	return decoded.includes('\\') || decoded.split('/').some((segment) => segment === '.' || segment === '..');
+	return (
+		decoded.includes('\\') ||
+		decoded.split('/').some((segment) => segment === '.' || segment === '..')
+	);
 }
 
 /**
@@ -85,7 +93,12 @@ function hidesDotSegments(pathname: string): boolean {
 export function checkFollowedUrl(link: string, baseUrl: string): FollowedUrl {
 	const base = parseUrl(trimBaseUrl(baseUrl));
 	if (!base || !/^https?:$/.test(base.protocol)) {
-		return { refused: { shownUrl: link.slice(0, 100), reason: 'the credential has no valid http(s) base URL' } };
+		return {
+			refused: {
+				shownUrl: link.slice(0, 100),
+				reason: 'the credential has no valid http(s) base URL',
+			},
+		};
 	}
 	const url = parseUrl(link, `${trimBaseUrl(base.href)}/`);
 	if (!url) return { refused: { shownUrl: link.slice(0, 100), reason: 'it is not a valid URL' } };
@@ -99,7 +112,12 @@ export function checkFollowedUrl(link: string, baseUrl: string): FollowedUrl {
 	const basePath = base.pathname.replace(/\/+$/, '');
 	const belowBase = url.pathname === basePath || url.pathname.startsWith(`${basePath}/`);
 	if (!belowBase || hidesDotSegments(url.pathname)) {
-		return { refused: { shownUrl: `${origin}${url.pathname}`, reason: `its path is not below ${basePath || '/'}` } };
+		return {
+			refused: {
+				shownUrl: `${origin}${url.pathname}`,
+				reason: `its path is not below ${basePath || '/'}`,
+			},
+		};
 	}
 	url.hash = '';
 	return { url: url.href };

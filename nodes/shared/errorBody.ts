@@ -32,7 +32,10 @@ export function readErrorBody(body: unknown): ServiceErrorDetails {
 			: undefined;
 	const source = nested ?? parsed;
 	return {
-		code: nonBlankString(source.code) ?? nonBlankString(source.error_code) ?? nonBlankString(source.type),
+		code:
+			nonBlankString(source.code) ??
+			nonBlankString(source.error_code) ??
+			nonBlankString(source.type),
 		message:
 			nonBlankString(source.message) ??
 			nonBlankString(source.error_description) ??

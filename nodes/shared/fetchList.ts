@@ -41,11 +41,15 @@ export async function fetchListPage(
 	const response = await requestService(ctx, profile, request);
 	const list = unwrapList(response.body, plural, response.headers);
 	if (!list) {
-		throw new NodeApiError(ctx.getNode(), { body: JSON.stringify(response.body).slice(0, 500) } as JsonObject, {
-			message: `The ${profile.serviceName} answered without a list of ${plural}`,
-			description: `Expected an array, or an object holding one. Check the base URL in the "${profile.credentialName}" credential and, if you passed query parameters, that the endpoint accepts them.`,
-			itemIndex: request.itemIndex,
-		});
+		throw new NodeApiError(
+			ctx.getNode(),
+			{ body: JSON.stringify(response.body).slice(0, 500) } as JsonObject,
+			{
+				message: `The ${profile.serviceName} answered without a list of ${plural}`,
+				description: `Expected an array, or an object holding one. Check the base URL in the "${profile.credentialName}" credential and, if you passed query parameters, that the endpoint accepts them.`,
+				itemIndex: request.itemIndex,
+			},
+		);
 	}
 	if (!list.next || list.records.length === 0) return { url: response.url, records: list.records };
 	const next: ServiceRequest = list.next.url

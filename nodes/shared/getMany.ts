@@ -37,19 +37,31 @@ export function getManyProperties(resource: string): INodeProperties[] {
 /** The Limit as a whole number within `range`; anything else (e.g. from an expression) is refused. */
 export function readLimit(ctx: IExecuteFunctions, itemIndex: number, range: LimitRange): number {
 	const limit = ctx.getNodeParameter('limit', itemIndex, range.default) as number;
-	const inRange = Number.isInteger(limit) && limit >= range.min && (range.max === undefined || limit <= range.max);
+	const inRange =
+		Number.isInteger(limit) &&
+		limit >= range.min &&
+		(range.max === undefined || limit <= range.max);
 	if (!inRange) {
-		const allowed = range.max === undefined ? `of at least ${range.min}` : `from ${range.min} to ${range.max}`;
-		throw new NodeOperationError(ctx.getNode(), `The limit must be a whole number ${allowed}, not ${limit}`, {
-			itemIndex,
-			description: 'Enter a whole number in the Limit field, or check the expression that sets it.',
-		});
+		const allowed =
+			range.max === undefined ? `of at least ${range.min}` : `from ${range.min} to ${range.max}`;
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`The limit must be a whole number ${allowed}, not ${limit}`,
+			{
+				itemIndex,
+				description:
+					'Enter a whole number in the Limit field, or check the expression that sets it.',
+			},
+		);
 	}
 	return limit;
 }
 
 /** Return All, or the validated Limit: what `performanceList` / `securityList` take besides the plural. */
-export function readGetMany(ctx: IExecuteFunctions, itemIndex: number): { returnAll: boolean; limit: number } {
+export function readGetMany(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+): { returnAll: boolean; limit: number } {
 	const returnAll = ctx.getNodeParameter('returnAll', itemIndex, false) as boolean;
 	return { returnAll, limit: returnAll ? 0 : readLimit(ctx, itemIndex, GET_MANY_LIMIT) };
 }

@@ -2,7 +2,8 @@ import { NodeOperationError, type INode } from 'n8n-workflow';
 
 /** Returns the ID trimmed (a number as text); refuses an empty one. */
 export function requireId(node: INode, value: unknown, label: string, itemIndex: number): string {
-	const id = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
+	const id =
+		typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
 	if (id === '') {
 		throw new NodeOperationError(node, `The ${label} is empty`, {
 			itemIndex,
@@ -13,7 +14,12 @@ export function requireId(node: INode, value: unknown, label: string, itemIndex:
 }
 
 /** Refuses IDs that would change the request path, then returns the ID encoded for a path segment. */
-export function toPathSegment(node: INode, value: unknown, label: string, itemIndex: number): string {
+export function toPathSegment(
+	node: INode,
+	value: unknown,
+	label: string,
+	itemIndex: number,
+): string {
 	const id = requireId(node, value, label, itemIndex);
 	if (/[/\\]/.test(id) || id.includes('..') || id === '.') {
 		throw new NodeOperationError(node, `The ${label} "${id}" is not a valid ID`, {

@@ -19,7 +19,9 @@ const LIST_KEYS = ['data', 'items', 'results', 'records', 'list'];
 const CURSOR_KEYS = ['nextCursor', 'next_cursor', 'cursor'];
 
 function toRecords(list: unknown[]): IDataObject[] {
-	return list.map((entry) => (isRecord(entry) ? entry : { value: entry as IDataObject[keyof IDataObject] }));
+	return list.map((entry) =>
+		isRecord(entry) ? entry : { value: entry as IDataObject[keyof IDataObject] },
+	);
 }
 
 function findList(body: IDataObject, plural: string): unknown[] | undefined {
@@ -58,7 +60,9 @@ function nextFromBody(body: IDataObject): NextPage | undefined {
 	for (const holder of holders) {
 		const next = holder.next ?? holder.next_page_url ?? holder.nextPage;
 		if (typeof next === 'string' && next !== '') {
-			return /^(https?:)?\//.test(next) || next.includes('?') ? { url: next } : { qs: { cursor: next } };
+			return /^(https?:)?\//.test(next) || next.includes('?')
+				? { url: next }
+				: { qs: { cursor: next } };
 		}
 		if (isRecord(next) && typeof next.href === 'string') return { url: next.href };
 		for (const key of CURSOR_KEYS) {
@@ -68,7 +72,9 @@ function nextFromBody(body: IDataObject): NextPage | undefined {
 			}
 		}
 		const page = asNumber(holder.page ?? holder.currentPage ?? holder.current_page);
-		const total = asNumber(holder.totalPages ?? holder.total_pages ?? holder.pageCount ?? holder.last_page);
+		const total = asNumber(
+			holder.totalPages ?? holder.total_pages ?? holder.pageCount ?? holder.last_page,
+		);
 		if (page !== undefined && total !== undefined) {
 			return page < total ? { qs: { page: page + 1 } } : undefined;
 		}
@@ -81,7 +87,11 @@ function nextFromBody(body: IDataObject): NextPage | undefined {
  * the array (under the resource's plural name, `data`, `items`, `results`, … or its only array),
  * with or without pagination hints in the body or a `Link` header.
  */
-export function unwrapList(body: unknown, plural: string, headers: IDataObject = {}): ListPage | undefined {
+export function unwrapList(
+	body: unknown,
+	plural: string,
+	headers: IDataObject = {},
+): ListPage | undefined {
 	const linkNext = nextFromLinkHeader(headers.link ?? headers.Link);
 	if (Array.isArray(body)) {
 		return { records: toRecords(body), next: linkNext ? { url: linkNext } : undefined };

@@ -16,7 +16,11 @@ const ENOUGH_MATCHES = 50;
 export const MAX_PAGES_PER_SEARCH = 5;
 
 /** A transport's list-page reader (`performanceListPage`, `securityListPage`). */
-export type ListPageReader = (ctx: ServiceContext, request: ServiceRequest, plural: string) => Promise<ListPageResult>;
+export type ListPageReader = (
+	ctx: ServiceContext,
+	request: ServiceRequest,
+	plural: string,
+) => Promise<ListPageResult>;
 
 export interface LocatorList {
 	readPage: ListPageReader;
@@ -48,7 +52,8 @@ interface PageToken {
 /** The pagination token holds one URL: fold the next request's query into it. */
 function urlOf(request: ServiceRequest, pageUrl: string): string {
 	const url = new URL(request.url ?? pageUrl);
-	for (const [key, value] of Object.entries(request.qs ?? {})) url.searchParams.set(key, String(value));
+	for (const [key, value] of Object.entries(request.qs ?? {}))
+		url.searchParams.set(key, String(value));
 	return url.toString();
 }
 
@@ -84,7 +89,11 @@ export function locatorListSearch(list: LocatorList): LocatorListSearch {
 				break;
 			}
 			const page = await list.readPage(this, request, list.plural);
-			matched.push(...page.records.filter((record) => textOf(record.id) !== undefined && list.accepts(record, filter)));
+			matched.push(
+				...page.records.filter(
+					(record) => textOf(record.id) !== undefined && list.accepts(record, filter),
+				),
+			);
 			if (!page.next) break;
 			const nextUrl = urlOf(page.next, page.url);
 			if (nextUrl === page.url) break;
@@ -95,7 +104,8 @@ export function locatorListSearch(list: LocatorList): LocatorListSearch {
 			const id = textOf(record.id) as string;
 			return { name: list.label(record, id), value: id };
 		});
-		if (list.sortByLabel && token === undefined) results.sort((a, b) => a.name.localeCompare(b.name));
+		if (list.sortByLabel && token === undefined)
+			results.sort((a, b) => a.name.localeCompare(b.name));
 		return { results, paginationToken: token };
 	};
 }

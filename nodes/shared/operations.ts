@@ -16,7 +16,10 @@ export interface OperationOption {
  * A handler for every operation of an option list and for nothing else: an operation added to
  * the list without a handler, or a handler without an operation, does not compile.
  */
-export type HandlersFor<Options extends readonly OperationOption[]> = Record<Options[number]['value'], OperationHandler>;
+export type HandlersFor<Options extends readonly OperationOption[]> = Record<
+	Options[number]['value'],
+	OperationHandler
+>;
 
 /** One option of a node's "Resource" parameter. */
 export interface ResourceOption {

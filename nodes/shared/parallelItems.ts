@@ -17,7 +17,9 @@ export async function runItemsInParallel<T>(
 	task: (itemIndex: number) => Promise<T>,
 	stopOnError: boolean,
 ): Promise<Array<ItemOutcome<T> | undefined>> {
-	const outcomes: Array<ItemOutcome<T> | undefined> = new Array<ItemOutcome<T> | undefined>(count).fill(undefined);
+	const outcomes: Array<ItemOutcome<T> | undefined> = new Array<ItemOutcome<T> | undefined>(
+		count,
+	).fill(undefined);
 	let next = 0;
 	let failed = false;
 
@@ -40,7 +42,8 @@ export async function runItemsInParallel<T>(
 /** Reads the option; anything that is not a whole number of at least 1 falls back to the default. */
 export function parallelRequestsOf(value: unknown): number {
 	const number = typeof value === 'string' ? Number(value) : value;
-	if (typeof number !== 'number' || !Number.isFinite(number) || number < 1) return DEFAULT_PARALLEL_REQUESTS;
+	if (typeof number !== 'number' || !Number.isFinite(number) || number < 1)
+		return DEFAULT_PARALLEL_REQUESTS;
 	return Math.min(Math.floor(number), MAX_PARALLEL_REQUESTS);
 }
 

@@ -20,7 +20,10 @@ function withLimits(request: ServiceRequest): ServiceRequest {
 }
 
 /** One request to the performance service; returns the parsed JSON body. */
-export async function performanceRequest(ctx: ServiceContext, request: ServiceRequest): Promise<unknown> {
+export async function performanceRequest(
+	ctx: ServiceContext,
+	request: ServiceRequest,
+): Promise<unknown> {
 	return (await requestService(ctx, PERFORMANCE_SERVICE, withLimits(request))).body;
 }
 

@@ -9,7 +9,9 @@ interface QueryParameterEntry {
  * A "Query Parameters" list of name/value pairs, sent as given: for filters and paging
  * parameters a service accepts without documenting them.
  */
-export function queryParametersProperty(displayOptions?: INodeProperties['displayOptions']): INodeProperties {
+export function queryParametersProperty(
+	displayOptions?: INodeProperties['displayOptions'],
+): INodeProperties {
 	return {
 		displayName: 'Query Parameters',
 		name: 'queryParameters',
@@ -44,7 +46,10 @@ export function readQueryParameters(value: unknown): IDataObject {
 		const text = raw === undefined || raw === null ? '' : String(raw);
 		const existing = qs[key];
 		if (existing === undefined) qs[key] = text;
-		else qs[key] = Array.isArray(existing) ? [...(existing as string[]), text] : [existing as string, text];
+		else
+			qs[key] = Array.isArray(existing)
+				? [...(existing as string[]), text]
+				: [existing as string, text];
 	}
 	return qs;
 }

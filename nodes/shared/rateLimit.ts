@@ -50,7 +50,11 @@ export function readRateLimit(headers: HeaderBag, now: number = Date.now()): Rat
  * How long to wait before retrying a 429: the time until the reset when it is at most
  * `maxWaitMs` away (0 when it has passed), or undefined when the reset is unknown or too far.
  */
-export function waitForResetMs(rateLimit: RateLimitInfo, now: number, maxWaitMs: number): number | undefined {
+export function waitForResetMs(
+	rateLimit: RateLimitInfo,
+	now: number,
+	maxWaitMs: number,
+): number | undefined {
 	if (!rateLimit.resetAt) return undefined;
 	const waitMs = rateLimit.resetAt.getTime() - now;
 	return waitMs <= maxWaitMs ? Math.max(waitMs, 0) : undefined;

@@ -32,15 +32,25 @@ export function describeRateLimit(
 	const resets = rateLimit.resetAt ? ` (resets at ${rateLimit.resetAt.toISOString()})` : '';
 	const parts = [describeResetTime(rateLimit, now)];
 	if (handling && handling.retries > 0) {
-		parts.push(`The node waited for the reset ${handling.retries} time(s) and retried, but the limit was still reached.`);
-	} else if (handling && rateLimit.resetAt && rateLimit.resetAt.getTime() - now > handling.maxWaitMs) {
+		parts.push(
+			`The node waited for the reset ${handling.retries} time(s) and retried, but the limit was still reached.`,
+		);
+	} else if (
+		handling &&
+		rateLimit.resetAt &&
+		rateLimit.resetAt.getTime() - now > handling.maxWaitMs
+	) {
 		parts.push(
 			`That is more than ${Math.round(handling.maxWaitMs / 1000)} s away, too long to wait for, so the node did not retry.`,
 		);
 	}
 	if (request.rateLimitsText) parts.push(`Limits that apply here: ${request.rateLimitsText}.`);
 	parts.push('Run the workflow less often, or spread the items over time.');
-	return { httpCode: '429', message: `Rate limit reached [${code}]${which}${resets}`, description: parts.join(' ') };
+	return {
+		httpCode: '429',
+		message: `Rate limit reached [${code}]${which}${resets}`,
+		description: parts.join(' '),
+	};
 }
 
 /** A request the credential's pace held back, because its window frees later than the node waits: nothing was sent. */

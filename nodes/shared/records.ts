@@ -14,11 +14,17 @@ export function nonBlankString(value: unknown): string | undefined {
 
 /** A non-blank string (trimmed) or a finite number as text, e.g. an ID; anything else as undefined. */
 export function textOf(value: unknown): string | undefined {
-	return typeof value === 'number' && Number.isFinite(value) ? String(value) : nonBlankString(value);
+	return typeof value === 'number' && Number.isFinite(value)
+		? String(value)
+		: nonBlankString(value);
 }
 
 /** Case-insensitive: does any of the record's text fields contain the filter? An empty filter matches all. */
-export function recordContains(record: IDataObject, fields: string[], filter: string | undefined): boolean {
+export function recordContains(
+	record: IDataObject,
+	fields: string[],
+	filter: string | undefined,
+): boolean {
 	const wanted = filter?.trim().toLowerCase();
 	if (!wanted) return true;
 	return fields.some((field) => (textOf(record[field]) ?? '').toLowerCase().includes(wanted));
@@ -29,11 +35,17 @@ export function recordContains(record: IDataObject, fields: string[], filter: st
  * under the record's singular name or `data` (`{ "site": {...} }`). An empty answer (`{}` or no
  * body) becomes `whenEmpty` when given; any other value becomes `{ value }`.
  */
-export function unwrapRecord(body: unknown, singular: string, whenEmpty?: IDataObject): IDataObject {
+export function unwrapRecord(
+	body: unknown,
+	singular: string,
+	whenEmpty?: IDataObject,
+): IDataObject {
 	if (isRecord(body) && Object.keys(body).length > 0) {
 		const keys = Object.keys(body);
 		const inner = body[keys[0]];
-		return keys.length === 1 && (keys[0] === singular || keys[0] === 'data') && isRecord(inner) ? inner : body;
+		return keys.length === 1 && (keys[0] === singular || keys[0] === 'data') && isRecord(inner)
+			? inner
+			: body;
 	}
 	if (whenEmpty) return whenEmpty;
 	return isRecord(body) ? body : { value: body as IDataObject[string] };
@@ -61,10 +73,14 @@ export const RECORD_DATE_FIELDS = [
  * The time of a record in epoch milliseconds, from the first of `fields` that holds a date
  * (text `Date.parse` reads, or a number of milliseconds); undefined when none does.
  */
-export function recordTime(record: IDataObject, fields: readonly string[] = RECORD_DATE_FIELDS): number | undefined {
+export function recordTime(
+	record: IDataObject,
+	fields: readonly string[] = RECORD_DATE_FIELDS,
+): number | undefined {
 	for (const field of fields) {
 		const value = record[field];
-		const time = typeof value === 'string' ? Date.parse(value) : typeof value === 'number' ? value : NaN;
+		const time =
+			typeof value === 'string' ? Date.parse(value) : typeof value === 'number' ? value : NaN;
 		if (Number.isFinite(time)) return time;
 	}
 	return undefined;

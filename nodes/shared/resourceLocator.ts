@@ -51,7 +51,12 @@ export interface PathId {
 }
 
 /** Reads a resource locator's ID (trimmed); refuses an empty one before any request. */
-export function readLocatorId(ctx: IExecuteFunctions, parameter: string, label: string, itemIndex: number): string {
+export function readLocatorId(
+	ctx: IExecuteFunctions,
+	parameter: string,
+	label: string,
+	itemIndex: number,
+): string {
 	const value = ctx.getNodeParameter(parameter, itemIndex, '', { extractValue: true });
 	return requireId(ctx.getNode(), value, label, itemIndex);
 }

@@ -9,7 +9,10 @@ import {
 import { DEFAULT_PARALLEL_REQUESTS, parallelRequestsOf, runItemsInParallel } from './parallelItems';
 
 /** One operation's logic for one input item: the record(s) it produced. */
-export type OperationHandler = (this: IExecuteFunctions, itemIndex: number) => Promise<IDataObject | IDataObject[]>;
+export type OperationHandler = (
+	this: IExecuteFunctions,
+	itemIndex: number,
+) => Promise<IDataObject | IDataObject[]>;
 
 export type OperationHandlers = Record<string, Record<string, OperationHandler>>;
 
@@ -20,7 +23,11 @@ function errorJson(error: Error): IDataObject {
 	return json;
 }
 
-function asNodeError(ctx: IExecuteFunctions, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {
+function asNodeError(
+	ctx: IExecuteFunctions,
+	error: unknown,
+	itemIndex: number,
+): NodeApiError | NodeOperationError {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
 	return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
 }
@@ -38,16 +45,22 @@ export async function runOperations(
 	const items = ctx.getInputData();
 	if (items.length === 0) return [[]];
 	const continueOnFail = ctx.continueOnFail();
-	const parallel = parallelRequestsOf(ctx.getNodeParameter('options.parallelRequests', 0, DEFAULT_PARALLEL_REQUESTS));
+	const parallel = parallelRequestsOf(
+		ctx.getNodeParameter('options.parallelRequests', 0, DEFAULT_PARALLEL_REQUESTS),
+	);
 
 	const runItem = async (itemIndex: number): Promise<IDataObject[]> => {
 		const resource = ctx.getNodeParameter('resource', itemIndex) as string;
 		const operation = ctx.getNodeParameter('operation', itemIndex) as string;
 		const handler = handlers[resource]?.[operation];
 		if (!handler) {
-			throw new NodeOperationError(ctx.getNode(), `The operation "${operation}" of "${resource}" is not supported`, {
-				itemIndex,
-			});
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`The operation "${operation}" of "${resource}" is not supported`,
+				{
+					itemIndex,
+				},
+			);
 		}
 		const result = await handler.call(ctx, itemIndex);
 		return Array.isArray(result) ? result : [result];

@@ -10,7 +10,9 @@ import type { ServiceContext, ServiceProfile, ServiceRequest } from './serviceTy
 type SecurityPlan = keyof typeof SECURITY_PLAN_LIMITS;
 
 /** The rate of the credential's plan; a missing or unknown plan counts as Standard, the strictest. */
-export function securityPlanRate(credentials: ICredentialDataDecryptedObject): PlanRate | undefined {
+export function securityPlanRate(
+	credentials: ICredentialDataDecryptedObject,
+): PlanRate | undefined {
 	const plans = Object.keys(SECURITY_PLAN_LIMITS) as SecurityPlan[];
 	const plan = plans.find((name) => name === credentials.plan) ?? 'standard';
 	return perMinute(SECURITY_PLAN_LIMITS[plan]);
@@ -33,7 +35,10 @@ function withLimits(request: ServiceRequest): ServiceRequest {
 }
 
 /** One request to the security service; returns the parsed JSON body. */
-export async function securityRequest(ctx: ServiceContext, request: ServiceRequest): Promise<unknown> {
+export async function securityRequest(
+	ctx: ServiceContext,
+	request: ServiceRequest,
+): Promise<unknown> {
 	return (await requestService(ctx, SECURITY_SERVICE, withLimits(request))).body;
 }
 

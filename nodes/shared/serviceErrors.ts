@@ -47,7 +47,9 @@ export function describeFailure(
 	const said = reported.message ? `: ${reported.message}` : '';
 	const httpCode = String(status);
 	const requiredScope =
-		typeof reported.fields.required_scope === 'string' ? reported.fields.required_scope : request.scope;
+		typeof reported.fields.required_scope === 'string'
+			? reported.fields.required_scope
+			: request.scope;
 
 	if (code === 'auth_required') {
 		return {
@@ -92,7 +94,8 @@ export function describeFailure(
 				'A record with the same unique value (for example the same hostname) exists already, or the record is not in a state that allows this. Change the input or update the existing record.',
 		};
 	}
-	if (status === 429) return describeRateLimit(profile, code, said, rateLimit, request, handling, now);
+	if (status === 429)
+		return describeRateLimit(profile, code, said, rateLimit, request, handling, now);
 	if (status >= 500) {
 		return {
 			httpCode,
@@ -160,7 +163,11 @@ export function describeUnreadable(
 }
 
 /** A followed URL the origin rule refused (see `checkFollowedUrl`): nothing was sent. */
-export function describeRefusedUrl(profile: ServiceProfile, refused: RefusedUrl, baseUrl: string): FailureDescription {
+export function describeRefusedUrl(
+	profile: ServiceProfile,
+	refused: RefusedUrl,
+	baseUrl: string,
+): FailureDescription {
 	const secret = profile.secretName ?? 'token';
 	return {
 		httpCode: 'foreign_url',

@@ -16,7 +16,12 @@ import {
 	describeUnreadable,
 	serviceError,
 } from './serviceErrors';
-import type { ServiceContext, ServiceProfile, ServiceRequest, ServiceResponse } from './serviceTypes';
+import type {
+	ServiceContext,
+	ServiceProfile,
+	ServiceRequest,
+	ServiceResponse,
+} from './serviceTypes';
 
 /** A 429 whose reset is at most this far away is waited for; a later one fails at once. */
 export const NEAR_RESET_MS = 65_000;
@@ -42,13 +47,22 @@ async function waitUnlessCancelled(ctx: ServiceContext, ms: number): Promise<voi
  * The URL to send: the path below the base URL, or a followed URL when the origin rule allows
  * it. A refused URL fails here, before anything is sent.
  */
-async function targetUrl(ctx: ServiceContext, profile: ServiceProfile, request: ServiceRequest): Promise<string> {
+async function targetUrl(
+	ctx: ServiceContext,
+	profile: ServiceProfile,
+	request: ServiceRequest,
+): Promise<string> {
 	const baseUrl = await readBaseUrl(ctx, profile);
 	if (request.url === undefined) return joinUrl(baseUrl, request.path);
 	const followed = checkFollowedUrl(request.url, baseUrl);
 	if (followed.refused) {
 		const failure = describeRefusedUrl(profile, followed.refused, baseUrl);
-		throw serviceError(ctx.getNode(), { code: failure.httpCode, url: followed.refused.shownUrl }, failure, request.itemIndex);
+		throw serviceError(
+			ctx.getNode(),
+			{ code: failure.httpCode, url: followed.refused.shownUrl },
+			failure,
+			request.itemIndex,
+		);
 	}
 	return followed.url;
 }
@@ -65,7 +79,14 @@ async function credentialOfContext(
 	const details = ctx.getNode().credentials?.[profile.credentialType];
 	if (!details?.id) return undefined;
 	const data = await readCredentials(ctx, profile);
-	return { credentialsDecrypted: { id: details.id, name: details.name, type: profile.credentialType, data } };
+	return {
+		credentialsDecrypted: {
+			id: details.id,
+			name: details.name,
+			type: profile.credentialType,
+			data,
+		},
+	};
 }
 
 async function send(
@@ -84,8 +105,18 @@ async function send(
 	} catch (error) {
 		const failure = describeUnreachable(profile, options.url, error);
 		const { cause } = error as { cause?: unknown };
-		const raw = cause instanceof Error ? cause.message : error instanceof Error ? error.message : String(error);
-		throw serviceError(ctx.getNode(), { code: failure.httpCode, message: raw }, failure, request.itemIndex);
+		const raw =
+			cause instanceof Error
+				? cause.message
+				: error instanceof Error
+					? error.message
+					: String(error);
+		throw serviceError(
+			ctx.getNode(),
+			{ code: failure.httpCode, message: raw },
+			failure,
+			request.itemIndex,
+		);
 	}
 }
 
@@ -163,7 +194,12 @@ export async function requestService(
 			const body = typeof response.body === 'string' ? response.body : '';
 			const handling = { retries, maxWaitMs: NEAR_RESET_MS };
 			const failure = describeFailure(profile, status, body, rateLimit, requestAtUrl, handling);
-			throw serviceError(ctx.getNode(), { status, body: body.slice(0, 2000) }, failure, request.itemIndex);
+			throw serviceError(
+				ctx.getNode(),
+				{ status, body: body.slice(0, 2000) },
+				failure,
+				request.itemIndex,
+			);
 		}
 		return {
 			url: options.url,

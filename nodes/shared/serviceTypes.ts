@@ -12,7 +12,11 @@ import type { PlanRate } from './pacing/requestPacer';
 import type { RateLimitInfo } from './rateLimit';
 
 /** The n8n contexts that send requests: nodes, list searches, polling triggers and webhook hooks. */
-export type ServiceContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions | IHookFunctions;
+export type ServiceContext =
+	| IExecuteFunctions
+	| ILoadOptionsFunctions
+	| IPollFunctions
+	| IHookFunctions;
 
 /** Which service a request goes to, and how messages name it and its credential. */
 export interface ServiceProfile {

@@ -57,7 +57,11 @@ export interface VerifyOptions {
 }
 
 /** Lower-case hex HMAC-SHA256 of `${timestamp}.${rawBody}`, keyed with `secret`. */
-export function computeSignature(secret: string, timestamp: string, rawBody: Uint8Array | string): string {
+export function computeSignature(
+	secret: string,
+	timestamp: string,
+	rawBody: Uint8Array | string,
+): string {
 	return createHmac('sha256', secret).update(`${timestamp}.`).update(rawBody).digest('hex');
 }
 
@@ -85,11 +89,18 @@ export function checkTimestampWindow(
  * Index of the secret whose signature equals `signature` (64 lower-case hex digits), or -1.
  * Every secret is compared, each in constant time over two 32-byte buffers.
  */
-function matchingSecret(secrets: readonly string[], delivery: SignedDelivery, signature: string): number {
+function matchingSecret(
+	secrets: readonly string[],
+	delivery: SignedDelivery,
+	signature: string,
+): number {
 	const received = Buffer.from(signature, 'hex');
 	let match = -1;
 	secrets.forEach((secret, index) => {
-		const expected = Buffer.from(computeSignature(secret, delivery.timestamp ?? '', delivery.rawBody), 'hex');
+		const expected = Buffer.from(
+			computeSignature(secret, delivery.timestamp ?? '', delivery.rawBody),
+			'hex',
+		);
 		if (timingSafeEqual(expected, received) && match === -1) match = index;
 	});
 	return match;
@@ -99,12 +110,17 @@ function matchingSecret(secrets: readonly string[], delivery: SignedDelivery, si
  * Verifies one delivery. The signature is checked before the timestamp window, so a sender
  * without the secret learns nothing about the window.
  */
-export function verifyDelivery(delivery: SignedDelivery, options: VerifyOptions): VerificationResult {
+export function verifyDelivery(
+	delivery: SignedDelivery,
+	options: VerifyOptions,
+): VerificationResult {
 	const secrets = options.secrets.filter((secret) => secret.trim() !== '');
 	if (secrets.length === 0) return { ok: false, reason: 'no_signing_secret' };
 	const { timestamp, signature } = delivery;
-	if (timestamp === undefined || timestamp === '') return { ok: false, reason: 'missing_timestamp' };
-	if (signature === undefined || signature === '') return { ok: false, reason: 'missing_signature' };
+	if (timestamp === undefined || timestamp === '')
+		return { ok: false, reason: 'missing_timestamp' };
+	if (signature === undefined || signature === '')
+		return { ok: false, reason: 'missing_signature' };
 	if (!SIGNATURE_PATTERN.test(signature)) return { ok: false, reason: 'malformed_signature' };
 	const timestampMs = parseTimestamp(timestamp);
 	if (timestampMs === undefined) return { ok: false, reason: 'malformed_timestamp' };

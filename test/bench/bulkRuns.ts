@@ -2,7 +2,14 @@ import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
 
 import type { RecordedRequest, Sandbox } from '../sandbox/index.ts';
 import { registerNodeType } from '../harness/nodeTypes.ts';
-import { chain, itemsNode, packageNode, runWorkflow, startNode, type Credentials } from '../harness/runWorkflow.ts';
+import {
+	chain,
+	itemsNode,
+	packageNode,
+	runWorkflow,
+	startNode,
+	type Credentials,
+} from '../harness/runWorkflow.ts';
 import { sandboxCredentials } from '../harness/sandbox.ts';
 import { HTTP_REQUEST_NODE_TYPE, loadHttpRequestNode } from './n8nHttpRequestNode.ts';
 
@@ -43,7 +50,9 @@ export async function runBulk(
 ): Promise<BulkResult> {
 	const before = sandbox.requests.length;
 	const started = performance.now();
-	const run = await runWorkflow(chain(startNode(), itemsNode(numberedItems(count)), node), { credentials });
+	const run = await runWorkflow(chain(startNode(), itemsNode(numberedItems(count)), node), {
+		credentials,
+	});
 	const ms = performance.now() - started;
 	const error = run.nodeError(node.name);
 	const output = error ? [] : run.output(node.name);
@@ -81,7 +90,11 @@ export function seconds(ms: number): string {
 }
 
 /** Prints a Markdown table (the README carries the same table). */
-export function printTable(title: string, header: string[], rows: Array<Array<string | number>>): void {
+export function printTable(
+	title: string,
+	header: string[],
+	rows: Array<Array<string | number>>,
+): void {
 	const lines = [
 		`\n### ${title}\n`,
 		`| ${header.join(' | ')} |`,

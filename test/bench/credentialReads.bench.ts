@@ -34,7 +34,10 @@ function credentialStore() {
 	const instanceKey = randomBytes(24).toString('base64');
 	const proxy = new EncryptionKeyProxy();
 	const cipher = new Cipher({ encryptionKey: instanceKey } as InstanceSettings, proxy);
-	const legacyKey = { value: cipher.encryptDEKWithInstanceKey(instanceKey), algorithm: 'aes-256-cbc' as const };
+	const legacyKey = {
+		value: cipher.encryptDEKWithInstanceKey(instanceKey),
+		algorithm: 'aes-256-cbc' as const,
+	};
 	proxy.setProvider({
 		getActiveKey: async () => ({ id: 'legacy', ...legacyKey }),
 		getKeyById: async () => null,
@@ -47,16 +50,36 @@ function credentialStore() {
 	di.Container.set(Cipher, cipher);
 
 	const db = new DatabaseSync(':memory:');
-	db.exec('CREATE TABLE credentials_entity (id TEXT PRIMARY KEY, name TEXT, type TEXT, data TEXT, createdAt TEXT, updatedAt TEXT)');
+	db.exec(
+		'CREATE TABLE credentials_entity (id TEXT PRIMARY KEY, name TEXT, type TEXT, data TEXT, createdAt TEXT, updatedAt TEXT)',
+	);
 	const insert = db.prepare('INSERT INTO credentials_entity VALUES (?, ?, ?, ?, ?, ?)');
 	for (let index = 0; index < 1000; index++) {
-		const data = { baseUrl: 'https://perf.example.com/v1', apiToken: randomBytes(24).toString('hex'), webhookSigningSecret: randomBytes(24).toString('hex') };
+		const data = {
+			baseUrl: 'https://perf.example.com/v1',
+			apiToken: randomBytes(24).toString('hex'),
+			webhookSigningSecret: randomBytes(24).toString('hex'),
+		};
 		const now = new Date().toISOString();
-		insert.run(`cred${index}`, `Credential ${index}`, 'performanceServiceApi', cipher.encryptWithInstanceKey(JSON.stringify(data)), now, now);
+		insert.run(
+			`cred${index}`,
+			`Credential ${index}`,
+			'performanceServiceApi',
+			cipher.encryptWithInstanceKey(JSON.stringify(data)),
+			now,
+			now,
+		);
 	}
-	const select = db.prepare('SELECT id, name, type, data FROM credentials_entity WHERE id = ? AND type = ?');
+	const select = db.prepare(
+		'SELECT id, name, type, data FROM credentials_entity WHERE id = ? AND type = ?',
+	);
 	return async (id: string) => {
-		const row = select.get(id, 'performanceServiceApi') as { id: string; name: string; type: string; data: string };
+		const row = select.get(id, 'performanceServiceApi') as {
+			id: string;
+			name: string;
+			type: string;
+			data: string;
+		};
 		return await new Credentials({ id: row.id, name: row.name }, row.type, row.data).getData();
 	};
 }
@@ -72,10 +95,26 @@ beforeAll(async () => {
 		return await originalGetDecrypted.apply(this, args);
 	};
 	await countReads('Performance Service (Site → Get)', () =>
-		runBulk(sandbox, packageBulkNode('performanceService', { resource: 'site', operation: 'get', siteId: byId('site_1') }), ITEMS),
+		runBulk(
+			sandbox,
+			packageBulkNode('performanceService', {
+				resource: 'site',
+				operation: 'get',
+				siteId: byId('site_1'),
+			}),
+			ITEMS,
+		),
 	);
 	await countReads('n8n HTTP Request node (predefined credential type)', () =>
-		runBulk(sandbox, httpRequestNode('HTTP Request', `${sandbox.performanceUrl}/sites/site_1`, 'performanceServiceApi'), ITEMS),
+		runBulk(
+			sandbox,
+			httpRequestNode(
+				'HTTP Request',
+				`${sandbox.performanceUrl}/sites/site_1`,
+				'performanceServiceApi',
+			),
+			ITEMS,
+		),
 	);
 	TestCredentialsHelper.prototype.getDecrypted = originalGetDecrypted;
 });
@@ -85,8 +124,16 @@ afterAll(async () => {
 	const sorted = [...readTimes].sort((a, b) => a - b);
 	const perReadMs = sorted[Math.floor(sorted.length / 2)];
 	const ours = reads.get('Performance Service (Site → Get)') ?? 0;
-	const rows = [...reads].map(([name, count]) => [name, count, `${((count - ours) * perReadMs).toFixed(2)} ms`]);
-	rows.push(['the package before issue 11 (its own read + n8n\'s, on every request)', 2 * ITEMS, `${((2 * ITEMS - ours) * perReadMs).toFixed(2)} ms`]);
+	const rows = [...reads].map(([name, count]) => [
+		name,
+		count,
+		`${((count - ours) * perReadMs).toFixed(2)} ms`,
+	]);
+	rows.push([
+		"the package before issue 11 (its own read + n8n's, on every request)",
+		2 * ITEMS,
+		`${((2 * ITEMS - ours) * perReadMs).toFixed(2)} ms`,
+	]);
 	printTable(
 		`Credential reads in one execution of ${ITEMS} items; one read (SQLite row + n8n-core decryption, no ORM) ≈ ${(perReadMs * 1000).toFixed(0)} µs (median)`,
 		['node', 'getCredentials calls', 'extra time against this package, at that cost per read'],

@@ -4,7 +4,15 @@ import { startSandbox, type Sandbox } from '../sandbox/index.ts';
 import { byId } from '../harness/runNode.ts';
 import { forgetPacers } from '../../nodes/shared/pacing/pacers.ts';
 import { DEFAULT_PARALLEL_REQUESTS } from '../../nodes/shared/parallelItems.ts';
-import { median, packageBulkNode, printTable, runBulk, seconds, useHttpRequestNode, type BulkResult } from './bulkRuns.ts';
+import {
+	median,
+	packageBulkNode,
+	printTable,
+	runBulk,
+	seconds,
+	useHttpRequestNode,
+	type BulkResult,
+} from './bulkRuns.ts';
 import { httpRequestNode } from './n8nHttpRequestNode.ts';
 
 /**
@@ -18,7 +26,11 @@ const LATENCY_MS = 50;
 const PAIRS = 11;
 
 let sandbox: Sandbox;
-const timings = { parallel: [] as number[], oneAtATime: [] as number[], httpRequest: [] as number[] };
+const timings = {
+	parallel: [] as number[],
+	oneAtATime: [] as number[],
+	httpRequest: [] as number[],
+};
 
 function siteGet(parallelRequests?: number) {
 	return packageBulkNode('performanceService', {
@@ -30,13 +42,19 @@ function siteGet(parallelRequests?: number) {
 }
 
 function httpGet() {
-	return httpRequestNode('HTTP Request', `${sandbox.performanceUrl}/sites/site_1`, 'performanceServiceApi');
+	return httpRequestNode(
+		'HTTP Request',
+		`${sandbox.performanceUrl}/sites/site_1`,
+		'performanceServiceApi',
+	);
 }
 
 async function measured(into: number[], run: () => Promise<BulkResult>): Promise<void> {
 	const result = await run();
 	if (result.failed > 0 || result.succeeded !== ITEMS) {
-		throw new Error(`expected ${ITEMS} results, got ${result.succeeded} and ${result.failed} failed`);
+		throw new Error(
+			`expected ${ITEMS} results, got ${result.succeeded} and ${result.failed} failed`,
+		);
 	}
 	into.push(result.ms);
 }
@@ -44,7 +62,11 @@ async function measured(into: number[], run: () => Promise<BulkResult>): Promise
 beforeAll(async () => {
 	useHttpRequestNode();
 	forgetPacers();
-	sandbox = await startSandbox({ quiet: true, latencyMs: LATENCY_MS, limits: { requestsPerMinute: 1_000_000 } });
+	sandbox = await startSandbox({
+		quiet: true,
+		latencyMs: LATENCY_MS,
+		limits: { requestsPerMinute: 1_000_000 },
+	});
 	// Warm-up (module loading, connections, the credential's first request), not measured.
 	await measured([], () => runBulk(sandbox, siteGet(), ITEMS));
 	await measured([], () => runBulk(sandbox, httpGet(), ITEMS));
@@ -66,9 +88,27 @@ afterAll(async () => {
 		`Latency-bound bulk: ${ITEMS} items of Site → Get at ${LATENCY_MS} ms latency (median wall time of the execution, ${PAIRS} runs in turns)`,
 		['run', 'wall time', 'ratio', 'goal', 'met'],
 		[
-			[`Performance Service, default (${DEFAULT_PARALLEL_REQUESTS} parallel requests)`, seconds(parallel), '1', '', ''],
-			['Performance Service, Parallel Requests = 1', seconds(oneAtATime), `${speedup.toFixed(1)}x slower`, '≥ 8x', speedup >= 8 ? 'yes' : 'NO'],
-			['n8n HTTP Request node 4.2 (n8n 2.41.1)', seconds(httpRequest), `default takes ${againstHttp.toFixed(2)}x its time`, '≤ 1.5x', againstHttp <= 1.5 ? 'yes' : 'NO'],
+			[
+				`Performance Service, default (${DEFAULT_PARALLEL_REQUESTS} parallel requests)`,
+				seconds(parallel),
+				'1',
+				'',
+				'',
+			],
+			[
+				'Performance Service, Parallel Requests = 1',
+				seconds(oneAtATime),
+				`${speedup.toFixed(1)}x slower`,
+				'≥ 8x',
+				speedup >= 8 ? 'yes' : 'NO',
+			],
+			[
+				'n8n HTTP Request node 4.2 (n8n 2.41.1)',
+				seconds(httpRequest),
+				`default takes ${againstHttp.toFixed(2)}x its time`,
+				'≤ 1.5x',
+				againstHttp <= 1.5 ? 'yes' : 'NO',
+			],
 		],
 	);
 });
@@ -76,6 +116,14 @@ afterAll(async () => {
 /** vitest's own statistics of the same runs (the table above is computed from the runs taken in turns). */
 describe(`${ITEMS} items of Site → Get at ${LATENCY_MS} ms latency`, () => {
 	const options = { iterations: 3, time: 0, warmupIterations: 0, warmupTime: 0 };
-	bench('Performance Service, default parallel requests', async () => await measured([], () => runBulk(sandbox, siteGet(), ITEMS)), options);
-	bench('n8n HTTP Request node', async () => await measured([], () => runBulk(sandbox, httpGet(), ITEMS)), options);
+	bench(
+		'Performance Service, default parallel requests',
+		async () => await measured([], () => runBulk(sandbox, siteGet(), ITEMS)),
+		options,
+	);
+	bench(
+		'n8n HTTP Request node',
+		async () => await measured([], () => runBulk(sandbox, httpGet(), ITEMS)),
+		options,
+	);
 });

@@ -22,7 +22,11 @@ export interface LoadResult {
 async function send(url: string, request: Request, index: number): Promise<Answer> {
 	const started = performance.now();
 	try {
-		const response = await fetch(url, { method: 'POST', headers: request.headers, body: request.body });
+		const response = await fetch(url, {
+			method: 'POST',
+			headers: request.headers,
+			body: request.body,
+		});
 		const text = await response.text();
 		return { index, status: response.status, text, ms: performance.now() - started };
 	} catch (error) {

@@ -28,7 +28,12 @@ import { waitForWebhook } from '../n8n/webhooks.ts';
 
 const ITEMS = 100;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);
-const OWNER = { email: 'bench@example.com', firstName: 'Bench', lastName: 'Owner', password: 'Bench-Owner-1' };
+const OWNER = {
+	email: 'bench@example.com',
+	firstName: 'Bench',
+	lastName: 'Owner',
+	password: 'Bench-Owner-1',
+};
 
 type Kind = 'httpCredential' | 'httpHeader' | 'package';
 const LABELS: Record<Kind, string> = {
@@ -38,7 +43,12 @@ const LABELS: Record<Kind, string> = {
 };
 const READS: Record<Kind, number> = { httpCredential: 3 * ITEMS, httpHeader: 0, package: 1 };
 
-function actionNode(kind: Kind, systemUrl: string, token: string, credentialId: string): WorkflowNode {
+function actionNode(
+	kind: Kind,
+	systemUrl: string,
+	token: string,
+	credentialId: string,
+): WorkflowNode {
 	const credentials = { performanceServiceApi: { id: credentialId, name: 'Bench account' } };
 	const position: [number, number] = [440, 0];
 	if (kind === 'package') {
@@ -54,7 +64,10 @@ function actionNode(kind: Kind, systemUrl: string, token: string, credentialId: 
 	const auth =
 		kind === 'httpCredential'
 			? { authentication: 'predefinedCredentialType', nodeCredentialType: 'performanceServiceApi' }
-			: { sendHeaders: true, headerParameters: { parameters: [{ name: 'Authorization', value: `Bearer ${token}` }] } };
+			: {
+					sendHeaders: true,
+					headerParameters: { parameters: [{ name: 'Authorization', value: `Bearer ${token}` }] },
+				};
 	return {
 		name: 'Action',
 		type: 'n8n-nodes-base.httpRequest',
@@ -75,7 +88,12 @@ function workflowFor(kind: Kind, webhookPath: string, action: WorkflowNode): Wor
 				typeVersion: 2,
 				position: [0, 0],
 				webhookId: webhookPath,
-				parameters: { httpMethod: 'POST', path: webhookPath, responseMode: 'lastNode', options: {} },
+				parameters: {
+					httpMethod: 'POST',
+					path: webhookPath,
+					responseMode: 'lastNode',
+					options: {},
+				},
 			},
 			{
 				name: 'Items',
@@ -97,7 +115,11 @@ function workflowFor(kind: Kind, webhookPath: string, action: WorkflowNode): Wor
 async function timedCall(url: string): Promise<number> {
 	const body = JSON.stringify({ items: Array.from({ length: ITEMS }, (_, n) => ({ n })) });
 	const started = performance.now();
-	const answer = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+	const answer = await fetch(url, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body,
+	});
 	await answer.text();
 	if (!answer.ok) throw new Error(`${url} answered ${answer.status}`);
 	return performance.now() - started;
@@ -113,7 +135,12 @@ async function main(): Promise<void> {
 	const sandbox = await startSandbox({ quiet: true, limits: { requestsPerMinute: 1_000_000 } });
 	const userFolder = mkdtempSync(path.join(os.tmpdir(), 'n8n-bench-credentials-'));
 	await installCommunityPackage(userFolder);
-	const n8n = await startN8n({ installDir, userFolder, port: await freePort(), encryptionKey: randomBytes(24).toString('hex') });
+	const n8n = await startN8n({
+		installDir,
+		userFolder,
+		port: await freePort(),
+		encryptionKey: randomBytes(24).toString('hex'),
+	});
 	try {
 		const client = await N8nClient.setupOwner(n8n.origin, OWNER);
 		const token = sandbox.tokens.readWrite;
@@ -125,7 +152,11 @@ async function main(): Promise<void> {
 		for (const kind of Object.keys(LABELS) as Kind[]) {
 			const webhookPath = randomUUID();
 			const workflow = await client.createWorkflow(
-				workflowFor(kind, webhookPath, actionNode(kind, `${sandbox.performanceUrl}/system`, token, credentialId)),
+				workflowFor(
+					kind,
+					webhookPath,
+					actionNode(kind, `${sandbox.performanceUrl}/system`, token, credentialId),
+				),
 			);
 			await client.publishWorkflow(workflow.id);
 			urls[kind] = `${n8n.origin}/webhook/${webhookPath}`;
@@ -134,15 +165,20 @@ async function main(): Promise<void> {
 		}
 		const times: Record<Kind, number[]> = { httpCredential: [], httpHeader: [], package: [] };
 		for (let round = 0; round < ROUNDS; round++) {
-			for (const kind of Object.keys(LABELS) as Kind[]) times[kind].push(await timedCall(urls[kind]));
+			for (const kind of Object.keys(LABELS) as Kind[])
+				times[kind].push(await timedCall(urls[kind]));
 		}
-		const medians = Object.fromEntries((Object.keys(LABELS) as Kind[]).map((kind) => [kind, median(times[kind])])) as Record<Kind, number>;
+		const medians = Object.fromEntries(
+			(Object.keys(LABELS) as Kind[]).map((kind) => [kind, median(times[kind])]),
+		) as Record<Kind, number>;
 		const perReadMs = (medians.httpCredential - medians.httpHeader) / READS.httpCredential;
 		const lines = [
 			`\n### Credential reads in real n8n ${'2.41.1'}: ${ITEMS} items per execution, median of ${ROUNDS} executions each, taken in turns\n`,
 			'| workflow | credential reads | execution (webhook answered) |',
 			'|---|---|---|',
-			...(Object.keys(LABELS) as Kind[]).map((kind) => `| ${LABELS[kind]} | ${READS[kind]} | ${medians[kind].toFixed(1)} ms |`),
+			...(Object.keys(LABELS) as Kind[]).map(
+				(kind) => `| ${LABELS[kind]} | ${READS[kind]} | ${medians[kind].toFixed(1)} ms |`,
+			),
 			'',
 			`One credential read (with applying it to the request) ≈ ${(perReadMs * 1000).toFixed(0)} µs in real n8n;` +
 				` the ${2 * ITEMS - 1} reads the package saves per ${ITEMS} requests (it read twice per request before) ≈ ${((2 * ITEMS - 1) * perReadMs).toFixed(0)} ms.`,

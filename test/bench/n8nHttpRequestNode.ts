@@ -11,7 +11,11 @@ export const HTTP_REQUEST_NODE_TYPE = 'n8n-nodes-base.httpRequest';
 const SHARED_PACKAGES = ['n8n-workflow', 'n8n-core'];
 
 interface ModuleResolver {
-	_resolveFilename(request: string, parent: { filename?: string | null } | undefined, ...rest: unknown[]): string;
+	_resolveFilename(
+		request: string,
+		parent: { filename?: string | null } | undefined,
+		...rest: unknown[]
+	): string;
 }
 
 /**
@@ -21,17 +25,30 @@ interface ModuleResolver {
  */
 export function loadHttpRequestNode(): IVersionedNodeType {
 	const nodeModules = path.join(n8nInstallDir(), 'node_modules');
-	const file = path.join(nodeModules, 'n8n-nodes-base', 'dist', 'nodes', 'HttpRequest', 'HttpRequest.node.js');
+	const file = path.join(
+		nodeModules,
+		'n8n-nodes-base',
+		'dist',
+		'nodes',
+		'HttpRequest',
+		'HttpRequest.node.js',
+	);
 	if (!existsSync(file)) {
-		throw new Error(`n8n ${N8N_VERSION} is not installed at ${nodeModules}: run \`node test/n8n/install.ts\` first`);
+		throw new Error(
+			`n8n ${N8N_VERSION} is not installed at ${nodeModules}: run \`node test/n8n/install.ts\` first`,
+		);
 	}
 	const ours = createRequire(import.meta.url);
 	const resolver = Module as unknown as ModuleResolver;
 	const original = resolver._resolveFilename;
 	resolver._resolveFilename = function (request, parent, ...rest) {
 		const fromInstall = parent?.filename?.startsWith(nodeModules) === true;
-		const shared = SHARED_PACKAGES.some((name) => request === name || request.startsWith(`${name}/`));
-		return fromInstall && shared ? ours.resolve(request) : original.call(this, request, parent, ...rest);
+		const shared = SHARED_PACKAGES.some(
+			(name) => request === name || request.startsWith(`${name}/`),
+		);
+		return fromInstall && shared
+			? ours.resolve(request)
+			: original.call(this, request, parent, ...rest);
 	};
 	try {
 		const loaded = ours(file) as { HttpRequest: new () => IVersionedNodeType };

@@ -49,10 +49,18 @@ const IN_FLIGHT = 50;
 const N8N_ENV = JSON.parse(process.env.BENCH_N8N_ENV ?? '{}') as Record<string, string>;
 const SECRET = 'whsec_bench_load_4b8e1d2c';
 const START_NODE = 'Start';
-const OWNER = { email: 'bench@example.com', firstName: 'Bench', lastName: 'Owner', password: 'Bench-Owner-1' };
+const OWNER = {
+	email: 'bench@example.com',
+	firstName: 'Bench',
+	lastName: 'Owner',
+	password: 'Bench-Owner-1',
+};
 
 type Kind = 'webhookNode' | 'trigger';
-const LABELS: Record<Kind, string> = { webhookNode: "n8n's Webhook node", trigger: 'Performance Service Trigger' };
+const LABELS: Record<Kind, string> = {
+	webhookNode: "n8n's Webhook node",
+	trigger: 'Performance Service Trigger',
+};
 
 interface Event {
 	id: string;
@@ -62,7 +70,12 @@ interface Event {
 function newEvents(count: number): Event[] {
 	return Array.from({ length: count }, () => {
 		const id = `evt_${randomUUID()}`;
-		const body = JSON.stringify({ id, type: 'audit.completed', createdAt: new Date().toISOString(), data: { siteId: 'site_1', audit: { score: 72 } } });
+		const body = JSON.stringify({
+			id,
+			type: 'audit.completed',
+			createdAt: new Date().toISOString(),
+			data: { siteId: 'site_1', audit: { score: 72 } },
+		});
 		return { id, body };
 	});
 }
@@ -102,7 +115,16 @@ function workflowFor(kind: Kind, credentialId: string, webhookPath: string): Wor
 				};
 	return {
 		name: `Bench ${LABELS[kind]}`,
-		nodes: [start, { name: 'Done', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [220, 0], parameters: {} }],
+		nodes: [
+			start,
+			{
+				name: 'Done',
+				type: 'n8n-nodes-base.noOp',
+				typeVersion: 1,
+				position: [220, 0],
+				parameters: {},
+			},
+		],
 		connections: { [START_NODE]: { main: [[{ node: 'Done', type: 'main', index: 0 }]] } },
 		settings: { executionOrder: 'v1' },
 	};
@@ -125,7 +147,12 @@ interface Target {
 	running: Running;
 }
 
-async function boot(installDir: string, userFolder: string, port: number, encryptionKey: string): Promise<Running> {
+async function boot(
+	installDir: string,
+	userFolder: string,
+	port: number,
+	encryptionKey: string,
+): Promise<Running> {
 	const n8n = await startN8n({ installDir, userFolder, port, encryptionKey, env: N8N_ENV });
 	const pid = listeningPid(port);
 	if (pid === undefined) throw new Error(`No process listens on port ${port}`);
@@ -147,10 +174,23 @@ async function setUp(kind: Kind, installDir: string): Promise<Target> {
 	const webhookPath = randomUUID();
 	const workflow = await client.createWorkflow(workflowFor(kind, credentialId, webhookPath));
 	await client.publishWorkflow(workflow.id);
-	const url = kind === 'trigger' ? `${running.n8n.origin}/webhook/${webhookPath}/webhook` : `${running.n8n.origin}/webhook/${webhookPath}`;
+	const url =
+		kind === 'trigger'
+			? `${running.n8n.origin}/webhook/${webhookPath}/webhook`
+			: `${running.n8n.origin}/webhook/${webhookPath}`;
 	// For the Webhook node this starts one execution without an id; it is left out of every count.
 	await waitForWebhook(url);
-	return { kind, userFolder, port, encryptionKey, installDir, client, workflowId: workflow.id, url, running };
+	return {
+		kind,
+		userFolder,
+		port,
+		encryptionKey,
+		installDir,
+		client,
+		workflowId: workflow.id,
+		url,
+		running,
+	};
 }
 
 interface ExecutionRecord {
@@ -168,15 +208,28 @@ interface RawExecution {
 	id: string | number;
 	status: string;
 	data?: {
-		resultData?: { runData?: Record<string, Array<{ data?: { main?: Array<Array<{ json: ItemJson }> | null> } }>> };
-		executionData?: { nodeExecutionStack?: Array<{ node: { name: string }; data: { main: Array<Array<{ json: ItemJson }> | null> } }> };
+		resultData?: {
+			runData?: Record<
+				string,
+				Array<{ data?: { main?: Array<Array<{ json: ItemJson }> | null> } }>
+			>;
+		};
+		executionData?: {
+			nodeExecutionStack?: Array<{
+				node: { name: string };
+				data: { main: Array<Array<{ json: ItemJson }> | null> };
+			}>;
+		};
 	};
 }
 
 /** The event id the start node emitted (the Webhook node nests the body), also for executions that crashed before running. */
 function eventIdOf(execution: RawExecution): string | undefined {
-	const fromRun = execution.data?.resultData?.runData?.[START_NODE]?.[0]?.data?.main?.[0]?.[0]?.json;
-	const fromStack = execution.data?.executionData?.nodeExecutionStack?.find((entry) => entry.node.name === START_NODE)?.data.main[0]?.[0]?.json;
+	const fromRun =
+		execution.data?.resultData?.runData?.[START_NODE]?.[0]?.data?.main?.[0]?.[0]?.json;
+	const fromStack = execution.data?.executionData?.nodeExecutionStack?.find(
+		(entry) => entry.node.name === START_NODE,
+	)?.data.main[0]?.[0]?.json;
 	const json = fromRun ?? fromStack;
 	const id = json?.body?.id ?? json?.id;
 	return typeof id === 'string' ? id : undefined;
@@ -187,9 +240,16 @@ async function listExecutions(target: Target): Promise<ExecutionRecord[]> {
 	let cursor: string | undefined;
 	do {
 		const query = `workflowId=${target.workflowId}&includeData=true&limit=100${cursor ? `&cursor=${cursor}` : ''}`;
-		const page = await target.client.api<{ data: RawExecution[]; nextCursor?: string | null }>('GET', `/executions?${query}`);
+		const page = await target.client.api<{ data: RawExecution[]; nextCursor?: string | null }>(
+			'GET',
+			`/executions?${query}`,
+		);
 		for (const execution of page.data) {
-			records.push({ id: String(execution.id), status: execution.status, eventId: eventIdOf(execution) });
+			records.push({
+				id: String(execution.id),
+				status: execution.status,
+				eventId: eventIdOf(execution),
+			});
 		}
 		cursor = page.nextCursor ?? undefined;
 	} while (cursor);
@@ -202,13 +262,19 @@ const UNFINISHED = new Set(['new', 'running', 'waiting']);
  * Waits until no execution is unfinished and the count has stopped changing. `leftOver`: ids of
  * executions a killed n8n left unfinished, which the restarted one does not finish.
  */
-async function settledExecutions(target: Target, atLeast: number, leftOver = new Set<string>()): Promise<ExecutionRecord[]> {
+async function settledExecutions(
+	target: Target,
+	atLeast: number,
+	leftOver = new Set<string>(),
+): Promise<ExecutionRecord[]> {
 	let previous = -1;
 	return await waitFor(
 		`${atLeast} finished executions of ${LABELS[target.kind]}`,
 		async () => {
 			const records = await listExecutions(target);
-			const running = records.some((record) => UNFINISHED.has(record.status) && !leftOver.has(record.id));
+			const running = records.some(
+				(record) => UNFINISHED.has(record.status) && !leftOver.has(record.id),
+			);
 			const settled = records.length >= atLeast && records.length === previous && !running;
 			previous = records.length;
 			return settled ? records : undefined;
@@ -261,7 +327,12 @@ interface LoadFigures {
 	baselineRssBytes: number;
 	peakRssBytes: number;
 	counts: Counts;
-	repeat: { answers: Record<string, number>; duplicateAnswers: number; newExecutions: number; wallMs: number };
+	repeat: {
+		answers: Record<string, number>;
+		duplicateAnswers: number;
+		newExecutions: number;
+		wallMs: number;
+	};
 	events: Event[];
 }
 
@@ -298,7 +369,8 @@ async function measureLoad(target: Target): Promise<LoadFigures> {
 		counts: countFor(records, ids),
 		repeat: {
 			answers: statusCounts(repeat.answers),
-			duplicateAnswers: repeat.answers.filter((answer) => answer.text.includes('"duplicate":true')).length,
+			duplicateAnswers: repeat.answers.filter((answer) => answer.text.includes('"duplicate":true'))
+				.length,
 			newExecutions: countFor(afterRepeat, ids).executions - countFor(records, ids).executions,
 			wallMs: repeat.wallMs,
 		},
@@ -312,27 +384,49 @@ interface CrashFigures {
 	executions: number;
 	statuses: Record<string, number>;
 	/** The load deliveries, then the crash test's, sent again after the restart. */
-	afterRestart: { answers: Record<string, number>; newExecutions: number; crashNewExecutions: number };
+	afterRestart: {
+		answers: Record<string, number>;
+		newExecutions: number;
+		crashNewExecutions: number;
+	};
 }
 
 async function crashTest(target: Target, loadEvents: Event[]): Promise<CrashFigures> {
 	const events = newEvents(CRASH_DELIVERIES);
-	progress(`  ${CRASH_DELIVERIES} deliveries, ${IN_FLIGHT} in flight, SIGKILL at the last answer ...`);
+	progress(
+		`  ${CRASH_DELIVERIES} deliveries, ${IN_FLIGHT} in flight, SIGKILL at the last answer ...`,
+	);
 	const { pgid } = target.running;
-	const { answers } = await sendAll(target.url, events.map(signed), IN_FLIGHT, (_answer, answered) => {
-		if (answered === CRASH_DELIVERIES) process.kill(-pgid, 'SIGKILL');
-	});
+	const { answers } = await sendAll(
+		target.url,
+		events.map(signed),
+		IN_FLIGHT,
+		(_answer, answered) => {
+			if (answered === CRASH_DELIVERIES) process.kill(-pgid, 'SIGKILL');
+		},
+	);
 	await target.running.n8n.stop();
 	progress('  restarting n8n ...');
-	target.running = await boot(target.installDir, target.userFolder, target.port, target.encryptionKey);
+	target.running = await boot(
+		target.installDir,
+		target.userFolder,
+		target.port,
+		target.encryptionKey,
+	);
 	progress(`  answers: ${JSON.stringify(statusCounts(answers))}`);
 	const acknowledgedIds = answers.filter(is2xx).map((answer) => events[answer.index].id);
 	await delay(5000);
-	const leftOver = new Set((await listExecutions(target)).filter((record) => UNFINISHED.has(record.status)).map((record) => record.id));
+	const leftOver = new Set(
+		(await listExecutions(target))
+			.filter((record) => UNFINISHED.has(record.status))
+			.map((record) => record.id),
+	);
 	const afterCrash = await settledExecutions(target, 0, leftOver);
 	const counts = countFor(afterCrash, acknowledgedIds);
 
-	progress(`  the ${loadEvents.length} deliveries of the load and the ${events.length} of the crash test once more, after the restart ...`);
+	progress(
+		`  the ${loadEvents.length} deliveries of the load and the ${events.length} of the crash test once more, after the restart ...`,
+	);
 	const loadIds = loadEvents.map((event) => event.id);
 	const again = await sendAll(target.url, loadEvents.map(signed), IN_FLIGHT);
 	const afterAgain = await settledExecutions(target, afterCrash.length, leftOver);
@@ -346,8 +440,10 @@ async function crashTest(target: Target, loadEvents: Event[]): Promise<CrashFigu
 		statuses: counts.statuses,
 		afterRestart: {
 			answers: statusCounts([...again.answers, ...crashAgain.answers]),
-			newExecutions: countFor(afterAgain, loadIds).executions - countFor(afterCrash, loadIds).executions,
-			crashNewExecutions: countFor(afterCrashAgain, crashIds).executions - countFor(afterAgain, crashIds).executions,
+			newExecutions:
+				countFor(afterAgain, loadIds).executions - countFor(afterCrash, loadIds).executions,
+			crashNewExecutions:
+				countFor(afterCrashAgain, crashIds).executions - countFor(afterAgain, crashIds).executions,
 		},
 	};
 }
@@ -376,23 +472,76 @@ const ratio = (ours: number, theirs: number): string => `${(ours / theirs).toFix
 
 function table(figures: Record<Kind, NodeFigures>): string {
 	const { webhookNode: w, trigger: t } = figures;
-	const row = (label: string, a: string, b: string, r = ''): string => `| ${label} | ${b} | ${a} | ${r} |`;
+	const row = (label: string, a: string, b: string, r = ''): string =>
+		`| ${label} | ${b} | ${a} | ${r} |`;
 	return [
 		`| ${DELIVERIES} deliveries, ${IN_FLIGHT} in flight | Performance Service Trigger | n8n Webhook node | ratio |`,
 		'|---|---|---|---|',
 		row('answers', JSON.stringify(w.load.answers), JSON.stringify(t.load.answers)),
-		row('executions (missing / doubled)', `${w.load.counts.executions} (${w.load.counts.missing} / ${w.load.counts.doubled})`, `${t.load.counts.executions} (${t.load.counts.missing} / ${t.load.counts.doubled})`),
-		row('wall time, all answered', ms(w.load.wallMs), ms(t.load.wallMs), ratio(t.load.wallMs, w.load.wallMs)),
-		row('wall time, all executions finished', ms(w.load.drainMs), ms(t.load.drainMs), ratio(t.load.drainMs, w.load.drainMs)),
-		row('answer time p50 / p99', `${ms(w.load.p50Ms)} / ${ms(w.load.p99Ms)}`, `${ms(t.load.p50Ms)} / ${ms(t.load.p99Ms)}`, ratio(t.load.p99Ms, w.load.p99Ms)),
-		row('n8n RSS before → peak', `${mib(w.load.baselineRssBytes)} → ${mib(w.load.peakRssBytes)}`, `${mib(t.load.baselineRssBytes)} → ${mib(t.load.peakRssBytes)}`, ratio(t.load.peakRssBytes, w.load.peakRssBytes)),
-		row('each repeated once: answers', JSON.stringify(w.load.repeat.answers), `${JSON.stringify(t.load.repeat.answers)}, ${t.load.repeat.duplicateAnswers} duplicate`),
-		row('each repeated once: new executions', String(w.load.repeat.newExecutions), String(t.load.repeat.newExecutions)),
-		row(`crash: ${CRASH_DELIVERIES} sent, SIGKILL at last answer: acknowledged`, String(w.crash.acknowledged), String(t.crash.acknowledged)),
-		row('crash: acknowledged without execution', String(w.crash.acknowledgedWithoutExecution), String(t.crash.acknowledgedWithoutExecution)),
-		row('crash: executions after restart (status)', JSON.stringify(w.crash.statuses), JSON.stringify(t.crash.statuses)),
-		row(`after the restart, the ${DELIVERIES} again: new executions`, String(w.crash.afterRestart.newExecutions), String(t.crash.afterRestart.newExecutions)),
-		row(`after the restart, the ${CRASH_DELIVERIES} of the crash test again: new executions`, String(w.crash.afterRestart.crashNewExecutions), String(t.crash.afterRestart.crashNewExecutions)),
+		row(
+			'executions (missing / doubled)',
+			`${w.load.counts.executions} (${w.load.counts.missing} / ${w.load.counts.doubled})`,
+			`${t.load.counts.executions} (${t.load.counts.missing} / ${t.load.counts.doubled})`,
+		),
+		row(
+			'wall time, all answered',
+			ms(w.load.wallMs),
+			ms(t.load.wallMs),
+			ratio(t.load.wallMs, w.load.wallMs),
+		),
+		row(
+			'wall time, all executions finished',
+			ms(w.load.drainMs),
+			ms(t.load.drainMs),
+			ratio(t.load.drainMs, w.load.drainMs),
+		),
+		row(
+			'answer time p50 / p99',
+			`${ms(w.load.p50Ms)} / ${ms(w.load.p99Ms)}`,
+			`${ms(t.load.p50Ms)} / ${ms(t.load.p99Ms)}`,
+			ratio(t.load.p99Ms, w.load.p99Ms),
+		),
+		row(
+			'n8n RSS before → peak',
+			`${mib(w.load.baselineRssBytes)} → ${mib(w.load.peakRssBytes)}`,
+			`${mib(t.load.baselineRssBytes)} → ${mib(t.load.peakRssBytes)}`,
+			ratio(t.load.peakRssBytes, w.load.peakRssBytes),
+		),
+		row(
+			'each repeated once: answers',
+			JSON.stringify(w.load.repeat.answers),
+			`${JSON.stringify(t.load.repeat.answers)}, ${t.load.repeat.duplicateAnswers} duplicate`,
+		),
+		row(
+			'each repeated once: new executions',
+			String(w.load.repeat.newExecutions),
+			String(t.load.repeat.newExecutions),
+		),
+		row(
+			`crash: ${CRASH_DELIVERIES} sent, SIGKILL at last answer: acknowledged`,
+			String(w.crash.acknowledged),
+			String(t.crash.acknowledged),
+		),
+		row(
+			'crash: acknowledged without execution',
+			String(w.crash.acknowledgedWithoutExecution),
+			String(t.crash.acknowledgedWithoutExecution),
+		),
+		row(
+			'crash: executions after restart (status)',
+			JSON.stringify(w.crash.statuses),
+			JSON.stringify(t.crash.statuses),
+		),
+		row(
+			`after the restart, the ${DELIVERIES} again: new executions`,
+			String(w.crash.afterRestart.newExecutions),
+			String(t.crash.afterRestart.newExecutions),
+		),
+		row(
+			`after the restart, the ${CRASH_DELIVERIES} of the crash test again: new executions`,
+			String(w.crash.afterRestart.crashNewExecutions),
+			String(t.crash.afterRestart.crashNewExecutions),
+		),
 	].join('\n');
 }
 
@@ -402,17 +551,27 @@ async function main(): Promise<void> {
 	const kinds = (process.env.BENCH_NODES ?? 'webhookNode,trigger').split(',') as Kind[];
 	for (const kind of kinds) figures[kind] = await benchmark(kind, installDir);
 	if (!figures.webhookNode || !figures.trigger) {
-		process.stdout.write(`${JSON.stringify(figures, (key, value: unknown) => (key === 'events' ? undefined : value), 2)}\n`);
+		process.stdout.write(
+			`${JSON.stringify(figures, (key, value: unknown) => (key === 'events' ? undefined : value), 2)}\n`,
+		);
 		return;
 	}
 	const report = table(figures);
 	mkdirSync(ARTIFACTS_DIR, { recursive: true });
 	const file = path.join(ARTIFACTS_DIR, 'bench-n8n.json');
 	const summary = Object.fromEntries(
-		Object.entries(figures).map(([kind, { load, crash }]) => [kind, { load: { ...load, events: load.events.length }, crash }]),
+		Object.entries(figures).map(([kind, { load, crash }]) => [
+			kind,
+			{ load: { ...load, events: load.events.length }, crash },
+		]),
 	);
-	writeFileSync(file, `${JSON.stringify({ at: new Date().toISOString(), cpus: os.cpus().length, n8nEnv: N8N_ENV, deliveries: DELIVERIES, inFlight: IN_FLIGHT, figures: summary }, null, 2)}\n`);
-	process.stdout.write(`\nn8n settings: ${JSON.stringify(N8N_ENV)}\n${report}\n\nFigures: ${file}\n`);
+	writeFileSync(
+		file,
+		`${JSON.stringify({ at: new Date().toISOString(), cpus: os.cpus().length, n8nEnv: N8N_ENV, deliveries: DELIVERIES, inFlight: IN_FLIGHT, figures: summary }, null, 2)}\n`,
+	);
+	process.stdout.write(
+		`\nn8n settings: ${JSON.stringify(N8N_ENV)}\n${report}\n\nFigures: ${file}\n`,
+	);
 }
 
 await main();

@@ -3,7 +3,12 @@ import { afterAll, beforeAll, bench, describe } from 'vitest';
 
 import { runPoll, triggerNode, type PollRun } from '../harness/runPoll.ts';
 import { sandboxCredentials } from '../harness/sandbox.ts';
-import { startSandbox, type Sandbox, type SecurityListOrder, type SecurityListShape } from '../sandbox/index.ts';
+import {
+	startSandbox,
+	type Sandbox,
+	type SecurityListOrder,
+	type SecurityListShape,
+} from '../sandbox/index.ts';
 import { median, printTable, runBulk, useHttpRequestNode } from './bulkRuns.ts';
 import { httpRequestNode } from './n8nHttpRequestNode.ts';
 
@@ -27,7 +32,11 @@ const httpRows: Array<Array<string | number>> = [];
 
 /** n8n's HTTP Request node reading the whole list, following the `next` links. */
 function httpWholeList() {
-	const node = httpRequestNode('HTTP Request', `${sandbox.securityUrl}/threats`, 'securityServiceApi');
+	const node = httpRequestNode(
+		'HTTP Request',
+		`${sandbox.securityUrl}/threats`,
+		'securityServiceApi',
+	);
 	node.parameters.options = {
 		pagination: {
 			pagination: {
@@ -43,8 +52,19 @@ function httpWholeList() {
 
 function poll(staticData?: IDataObject): Promise<PollRun> {
 	return runPoll({
-		node: triggerNode('securityServiceTrigger', { event: 'newThreat' }, 'securityServiceApi', 'Trigger'),
-		credentials: { securityServiceApi: { baseUrl: sandbox.securityUrl, apiKey: sandbox.securityKey, plan: 'enterprise' } },
+		node: triggerNode(
+			'securityServiceTrigger',
+			{ event: 'newThreat' },
+			'securityServiceApi',
+			'Trigger',
+		),
+		credentials: {
+			securityServiceApi: {
+				baseUrl: sandbox.securityUrl,
+				apiKey: sandbox.securityKey,
+				plan: 'enterprise',
+			},
+		},
 		staticData,
 	});
 }
@@ -60,15 +80,26 @@ function securityRequests(): number {
 }
 
 /** A list of `size` threats, activated: returns the static data after activation. */
-async function activatedList(shape: SecurityListShape, order: SecurityListOrder, size: number): Promise<IDataObject | undefined> {
+async function activatedList(
+	shape: SecurityListShape,
+	order: SecurityListOrder,
+	size: number,
+): Promise<IDataObject | undefined> {
 	sandbox.reset();
-	sandbox.setOptions({ securityListShape: shape, securityListOrder: order, limits: { securityRequestsPerMinute: 1_000_000 } });
+	sandbox.setOptions({
+		securityListShape: shape,
+		securityListOrder: order,
+		limits: { securityRequestsPerMinute: 1_000_000 },
+	});
 	sandbox.addThreats(size - SEEDED_THREATS);
 	return (await succeeded(poll())).staticData;
 }
 
 /** Requests of each of `POLLS_MEASURED` polls that each find one new threat (their times into `times`). */
-async function requestsPerPoll(staticData: IDataObject | undefined, times: number[] = []): Promise<number[]> {
+async function requestsPerPoll(
+	staticData: IDataObject | undefined,
+	times: number[] = [],
+): Promise<number[]> {
 	const counts: number[] = [];
 	let memory = staticData;
 	for (let round = 0; round < POLLS_MEASURED; round++) {
@@ -79,7 +110,9 @@ async function requestsPerPoll(staticData: IDataObject | undefined, times: numbe
 		times.push(performance.now() - started);
 		counts.push(securityRequests() - before);
 		if (run.items.length !== 1 || run.items[0].json.id !== added.id) {
-			throw new Error(`expected the poll to emit ${String(added.id)}, got ${run.items.map((item) => String(item.json.id)).join(', ')}`);
+			throw new Error(
+				`expected the poll to emit ${String(added.id)}, got ${run.items.map((item) => String(item.json.id)).join(', ')}`,
+			);
 		}
 		memory = run.staticData;
 	}
@@ -91,7 +124,8 @@ beforeAll(async () => {
 	for (const shape of SHAPES) {
 		for (const order of ORDERS) {
 			const counts = [];
-			for (const size of SIZES) counts.push((await requestsPerPoll(await activatedList(shape, order, size))).join(', '));
+			for (const size of SIZES)
+				counts.push((await requestsPerPoll(await activatedList(shape, order, size))).join(', '));
 			rows.push([shape, order, ...counts]);
 		}
 	}
@@ -103,7 +137,10 @@ beforeAll(async () => {
 		const http = await runBulk(sandbox, httpWholeList(), 1, credentials);
 		if (http.failed > 0) throw new Error('the HTTP Request node failed to read the list');
 		const times: number[] = [];
-		const poll = await requestsPerPoll(await activatedList('nextLinks', 'oldestFirst', size), times);
+		const poll = await requestsPerPoll(
+			await activatedList('nextLinks', 'oldestFirst', size),
+			times,
+		);
 		const most = Math.max(...poll);
 		const pollMs = median(times);
 		httpRows.push([
@@ -123,8 +160,13 @@ afterAll(async () => {
 		rows,
 	);
 	printTable(
-		'The same list read whole by n8n\'s HTTP Request node (pagination: next URL), requests per read, beside the most a trigger poll made',
-		['Threats', 'HTTP Request node: requests (time)', 'Trigger poll: most requests (median time)', 'Trigger against HTTP Request'],
+		"The same list read whole by n8n's HTTP Request node (pagination: next URL), requests per read, beside the most a trigger poll made",
+		[
+			'Threats',
+			'HTTP Request node: requests (time)',
+			'Trigger poll: most requests (median time)',
+			'Trigger against HTTP Request',
+		],
 		httpRows,
 	);
 });

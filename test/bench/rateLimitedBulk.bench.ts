@@ -3,7 +3,14 @@ import { afterAll, beforeAll, bench, describe } from 'vitest';
 
 import { startSandbox, type Sandbox } from '../sandbox/index.ts';
 import { forgetPacers } from '../../nodes/shared/pacing/pacers.ts';
-import { packageBulkNode, printTable, runBulk, seconds, useHttpRequestNode, type BulkResult } from './bulkRuns.ts';
+import {
+	packageBulkNode,
+	printTable,
+	runBulk,
+	seconds,
+	useHttpRequestNode,
+	type BulkResult,
+} from './bulkRuns.ts';
 import { httpRequestNode } from './n8nHttpRequestNode.ts';
 
 /**
@@ -20,9 +27,15 @@ const ONCE = { iterations: 1, time: 0, warmupIterations: 0, warmupTime: 0 };
 let sandbox: Sandbox;
 const results = new Map<string, BulkResult>();
 
-const health = () => packageBulkNode('performanceService', { resource: 'system', operation: 'getHealth' });
+const health = () =>
+	packageBulkNode('performanceService', { resource: 'system', operation: 'getHealth' });
 const httpHealth = (settings: Parameters<typeof httpRequestNode>[3], options?: INodeParameters) => {
-	const node = httpRequestNode('HTTP Request', `${sandbox.performanceUrl}/system`, 'performanceServiceApi', settings);
+	const node = httpRequestNode(
+		'HTTP Request',
+		`${sandbox.performanceUrl}/system`,
+		'performanceServiceApi',
+		settings,
+	);
 	if (options) node.parameters.options = options;
 	return node;
 };
@@ -57,26 +70,48 @@ afterAll(async () => {
 	});
 	printTable(
 		`Rate-limited bulk: ${REQUESTS} requests, limit ${LIMIT} per ${WINDOW_MS / 1000} s window; ideal (N/L − 1)·W = ${seconds(IDEAL_MS)}`,
-		['run', 'wall time', 'of ideal (goal ≤ 1.10x)', 'failed items (goal 0)', 'answered 429 (goal ≤ 1%)', 'met'],
+		[
+			'run',
+			'wall time',
+			'of ideal (goal ≤ 1.10x)',
+			'failed items (goal 0)',
+			'answered 429 (goal ≤ 1%)',
+			'met',
+		],
 		rows,
 	);
 });
 
 describe(`${REQUESTS} requests against ${LIMIT} per ${WINDOW_MS / 1000} s`, () => {
-	bench('Performance Service, default', async () => await measure('Performance Service, default', () => runBulk(sandbox, health(), REQUESTS)), ONCE);
+	bench(
+		'Performance Service, default',
+		async () =>
+			await measure('Performance Service, default', () => runBulk(sandbox, health(), REQUESTS)),
+		ONCE,
+	);
 	bench(
 		'n8n HTTP Request node, Retry On Fail (3 tries, 1 s apart)',
 		async () =>
 			await measure('n8n HTTP Request node, Retry On Fail (3 tries, 1 s apart)', () =>
-				runBulk(sandbox, httpHealth({ retryOnFail: true, maxTries: 3, waitBetweenTries: 1000 }), REQUESTS),
+				runBulk(
+					sandbox,
+					httpHealth({ retryOnFail: true, maxTries: 3, waitBetweenTries: 1000 }),
+					REQUESTS,
+				),
 			),
 		ONCE,
 	);
 	bench(
 		'n8n HTTP Request node, batching tuned to the limit',
 		async () =>
-			await measure(`n8n HTTP Request node, batches of ${LIMIT} every ${WINDOW_MS / 1000} s (tuned by hand)`, () =>
-				runBulk(sandbox, httpHealth({}, { batching: { batch: { batchSize: LIMIT, batchInterval: WINDOW_MS } } }), REQUESTS),
+			await measure(
+				`n8n HTTP Request node, batches of ${LIMIT} every ${WINDOW_MS / 1000} s (tuned by hand)`,
+				() =>
+					runBulk(
+						sandbox,
+						httpHealth({}, { batching: { batch: { batchSize: LIMIT, batchInterval: WINDOW_MS } } }),
+						REQUESTS,
+					),
 			),
 		ONCE,
 	);

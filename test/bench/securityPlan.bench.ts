@@ -18,13 +18,22 @@ const ONCE = { iterations: 1, time: 0, warmupIterations: 0, warmupTime: 0 };
 let sandbox: Sandbox;
 const results = new Map<string, BulkResult>();
 const listOneSite = (name: string) =>
-	packageBulkNode('securityService', { resource: 'site', operation: 'getAll', returnAll: false, limit: 1 }, { name, continueOnFail: true });
+	packageBulkNode(
+		'securityService',
+		{ resource: 'site', operation: 'getAll', returnAll: false, limit: 1 },
+		{ name, continueOnFail: true },
+	);
 
 async function measure(name: string, plan: string): Promise<void> {
 	sandbox.reset();
-	sandbox.setOptions({ securityRateLimitHeaders: false, limits: { securityRequestsPerMinute: PER_MINUTE } });
+	sandbox.setOptions({
+		securityRateLimitHeaders: false,
+		limits: { securityRequestsPerMinute: PER_MINUTE },
+	});
 	forgetPacers();
-	const credentials = { securityServiceApi: { baseUrl: sandbox.securityUrl, apiKey: sandbox.securityKey, plan } };
+	const credentials = {
+		securityServiceApi: { baseUrl: sandbox.securityUrl, apiKey: sandbox.securityKey, plan },
+	};
 	results.set(name, await runBulk(sandbox, listOneSite(name), REQUESTS, credentials));
 }
 
@@ -38,23 +47,42 @@ afterAll(async () => {
 	await sandbox.close();
 	printTable(
 		`Security plan: ${REQUESTS} requests, service enforcing ${PER_MINUTE} a minute (minute = ${MINUTE_MS / 1000} s), no rate-limit headers; ideal ${seconds(IDEAL_MS)}`,
-		['credential plan', 'wall time', 'of ideal', 'failed items', 'answered 429 (goal 0 on Standard)', 'met'],
+		[
+			'credential plan',
+			'wall time',
+			'of ideal',
+			'failed items',
+			'answered 429 (goal 0 on Standard)',
+			'met',
+		],
 		[...results].map(([name, result]) => [
 			name,
 			seconds(result.ms),
 			`${(result.ms / IDEAL_MS).toFixed(3)}x`,
 			result.failed,
 			`${result.answered429} of ${result.requests}`,
-			name.startsWith('Standard') ? (result.answered429 === 0 && result.failed === 0 ? 'yes' : 'NO') : '',
+			name.startsWith('Standard')
+				? result.answered429 === 0 && result.failed === 0
+					? 'yes'
+					: 'NO'
+				: '',
 		]),
 	);
 });
 
 describe(`${REQUESTS} security requests under a plan`, () => {
-	bench('Standard plan (100 a minute)', async () => await measure('Standard (the credential matches the service)', 'standard'), ONCE);
+	bench(
+		'Standard plan (100 a minute)',
+		async () => await measure('Standard (the credential matches the service)', 'standard'),
+		ONCE,
+	);
 	bench(
 		'Enterprise plan (unlimited) against the same service',
-		async () => await measure('Enterprise (wrong plan: nothing to keep to, only the 429 backstop)', 'enterprise'),
+		async () =>
+			await measure(
+				'Enterprise (wrong plan: nothing to keep to, only the 429 backstop)',
+				'enterprise',
+			),
 		ONCE,
 	);
 });

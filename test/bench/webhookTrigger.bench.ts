@@ -28,14 +28,22 @@ describe('signature verification', () => {
 
 describe('acknowledgement over HTTP (verify, n8n records the execution (emulated: 5 ms), answers 200, the workflow runs)', () => {
 	const listening = (async (): Promise<WebhookListener> => {
-		const trigger = packageNode('performanceServiceTrigger', { events: ['*'] }, {
-			name: 'Performance Service Trigger',
-			credentials: ['performanceServiceApi'],
-		});
+		const trigger = packageNode(
+			'performanceServiceTrigger',
+			{ events: ['*'] },
+			{
+				name: 'Performance Service Trigger',
+				credentials: ['performanceServiceApi'],
+			},
+		);
 		return await startWebhookListener({
 			workflow: { nodes: [trigger], connections: {} },
 			credentials: {
-				performanceServiceApi: { baseUrl: 'http://127.0.0.1:9/v1', apiToken: 'unused', webhookSigningSecret: SECRET },
+				performanceServiceApi: {
+					baseUrl: 'http://127.0.0.1:9/v1',
+					apiToken: 'unused',
+					webhookSigningSecret: SECRET,
+				},
 			},
 		});
 	})();

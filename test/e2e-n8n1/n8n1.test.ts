@@ -15,7 +15,12 @@ import { ensureN8nRuntime, ensureNodeInstalled } from '../n8n/install.ts';
 import type { N8nRuntime } from '../n8n/install.ts';
 import { startN8n } from '../n8n/instance.ts';
 import type { N8nInstance } from '../n8n/instance.ts';
-import { N8N1_NODE_VERSION, N8N1_VERSION, OLDEST_NODE_VERSION, PACKAGE_NAME } from '../n8n/paths.ts';
+import {
+	N8N1_NODE_VERSION,
+	N8N1_VERSION,
+	OLDEST_NODE_VERSION,
+	PACKAGE_NAME,
+} from '../n8n/paths.ts';
 import { freePort, runCommand } from '../n8n/processes.ts';
 import {
 	deliveredEventIds,
@@ -27,8 +32,17 @@ import {
 } from '../n8n/realChecks.ts';
 import type { PollerResult } from '../n8n/realChecks.ts';
 import { createSandboxCredentials, DEMO_OWNER } from '../n8n/stack.ts';
-import { actionNodesWorkflow, deliveryTriggerWorkflow, threatPollerWorkflow } from '../n8n/testWorkflows.ts';
-import { nodeDescription, performanceTriggerNode, productionWebhookUrl, waitForWebhook } from '../n8n/webhooks.ts';
+import {
+	actionNodesWorkflow,
+	deliveryTriggerWorkflow,
+	threatPollerWorkflow,
+} from '../n8n/testWorkflows.ts';
+import {
+	nodeDescription,
+	performanceTriggerNode,
+	productionWebhookUrl,
+	waitForWebhook,
+} from '../n8n/webhooks.ts';
 
 /** The same tarball in the newest n8n 1.x, on the Node release it declares, with the sandbox as the service. */
 
@@ -62,7 +76,9 @@ beforeAll(async () => {
 	});
 	client = await N8nClient.setupOwner(n8n.origin, DEMO_OWNER);
 	// n8n 1.x's public API schema requires this field in every credential it creates.
-	const credentialIds = await createSandboxCredentials(client, sandbox, { allowedHttpRequestDomains: 'all' });
+	const credentialIds = await createSandboxCredentials(client, sandbox, {
+		allowedHttpRequestDomains: 'all',
+	});
 
 	poller = await client.createWorkflow(threatPollerWorkflow(credentialIds));
 	await client.activateWorkflow(poller.id);
@@ -74,7 +90,11 @@ beforeAll(async () => {
 	await client.activateWorkflow(actions.id);
 	trigger = await client.createWorkflow(deliveryTriggerWorkflow(credentialIds));
 	await client.activateWorkflow(trigger.id);
-	triggerUrl = productionWebhookUrl(n8n.origin, performanceTriggerNode(trigger), await nodeDescription(client, PERFORMANCE_TRIGGER));
+	triggerUrl = productionWebhookUrl(
+		n8n.origin,
+		performanceTriggerNode(trigger),
+		await nodeDescription(client, PERFORMANCE_TRIGGER),
+	);
 	await waitForWebhook(triggerUrl);
 }, 1_200_000);
 
@@ -110,23 +130,40 @@ describe(`n8n ${N8N1_VERSION} on Node ${N8N1_NODE_VERSION}`, () => {
 		});
 		const loaded = JSON.parse(stdout) as { node: string; names: string[] };
 		expect(loaded.node).toBe(`v${OLDEST_NODE_VERSION}`);
-		expect(loaded.names.sort()).toEqual(
-			['performanceService', 'performanceServiceApi', 'performanceServiceTrigger', 'securityService', 'securityServiceApi', 'securityServiceTrigger'],
-		);
+		expect(loaded.names.sort()).toEqual([
+			'performanceService',
+			'performanceServiceApi',
+			'performanceServiceTrigger',
+			'securityService',
+			'securityServiceApi',
+			'securityServiceTrigger',
+		]);
 	});
 
 	it('loads every node and credential type of the package', async () => {
 		const nodeTypes = (await client.nodeTypes()).map((type) => type.name);
-		for (const name of ['performanceService', 'performanceServiceTrigger', 'securityService', 'securityServiceTrigger']) {
+		for (const name of [
+			'performanceService',
+			'performanceServiceTrigger',
+			'securityService',
+			'securityServiceTrigger',
+		]) {
 			expect(nodeTypes).toContain(`${PACKAGE_NAME}.${name}`);
 		}
 		expect(nodeTypes).toContain(SECURITY_TRIGGER);
 		const credentialTypes = (await client.credentialTypes()).map((type) => type.name);
-		expect(credentialTypes).toEqual(expect.arrayContaining(['performanceServiceApi', 'securityServiceApi']));
+		expect(credentialTypes).toEqual(
+			expect.arrayContaining(['performanceServiceApi', 'securityServiceApi']),
+		);
 	});
 
 	it('runs one operation of each action node', async () => {
-		const run = await runActionNodes(client, sandbox, actions.id, `${n8n.origin}/webhook/${actions.path}`);
+		const run = await runActionNodes(
+			client,
+			sandbox,
+			actions.id,
+			`${n8n.origin}/webhook/${actions.path}`,
+		);
 		expectActionNodesRan(run);
 	});
 

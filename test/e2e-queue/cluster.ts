@@ -86,12 +86,22 @@ export async function startQueueCluster(): Promise<QueueCluster> {
 			command: 'worker',
 			port: await freePort(),
 			logName: 'worker.log',
-			env: { ...shared.env, QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(workerHealthPort), N8N_WORKER_SERVER_ADDRESS: '127.0.0.1' },
+			env: {
+				...shared.env,
+				QUEUE_HEALTH_CHECK_ACTIVE: 'true',
+				QUEUE_HEALTH_CHECK_PORT: String(workerHealthPort),
+				N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
+			},
 			readinessUrl: `http://127.0.0.1:${workerHealthPort}/healthz/readiness`,
 		};
 		const webhookOptions: N8nOptions[] = [];
 		for (let index = 0; index < WEBHOOK_PROCESSES; index++) {
-			webhookOptions.push({ ...shared, command: 'webhook', port: await freePort(), logName: `webhook-${index + 1}.log` });
+			webhookOptions.push({
+				...shared,
+				command: 'webhook',
+				port: await freePort(),
+				logName: `webhook-${index + 1}.log`,
+			});
 		}
 		const [worker, ...webhooks] = await startAll(cleanup, [workerOptions, ...webhookOptions]);
 		const restartWebhooks = async (): Promise<void> => {
@@ -118,12 +128,19 @@ export async function startQueueCluster(): Promise<QueueCluster> {
 
 /** Starts the processes side by side; each one that started is stopped by the cleanup, also when another fails. */
 async function startAll(cleanup: Cleanup, options: N8nOptions[]): Promise<N8nInstance[]> {
-	const starting = options.map((each) => cleanup.track(startN8n(each), (instance) => instance.stop()));
+	const starting = options.map((each) =>
+		cleanup.track(startN8n(each), (instance) => instance.stop()),
+	);
 	await Promise.allSettled(starting);
 	return await Promise.all(starting);
 }
 
-function sharedOptions(installDir: string, userFolder: string, postgres: Postgres, redis: Redis): Omit<N8nOptions, 'port'> & { env: Record<string, string> } {
+function sharedOptions(
+	installDir: string,
+	userFolder: string,
+	postgres: Postgres,
+	redis: Redis,
+): Omit<N8nOptions, 'port'> & { env: Record<string, string> } {
 	return {
 		installDir,
 		userFolder,

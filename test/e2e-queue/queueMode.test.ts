@@ -12,8 +12,17 @@ import {
 	waitForEventExecution,
 } from '../n8n/realChecks.ts';
 import type { PollerResult } from '../n8n/realChecks.ts';
-import { actionNodesWorkflow, deliveryTriggerWorkflow, threatPollerWorkflow } from '../n8n/testWorkflows.ts';
-import { nodeDescription, performanceTriggerNode, productionWebhookUrl, waitForWebhook } from '../n8n/webhooks.ts';
+import {
+	actionNodesWorkflow,
+	deliveryTriggerWorkflow,
+	threatPollerWorkflow,
+} from '../n8n/testWorkflows.ts';
+import {
+	nodeDescription,
+	performanceTriggerNode,
+	productionWebhookUrl,
+	waitForWebhook,
+} from '../n8n/webhooks.ts';
 import { startQueueCluster } from './cluster.ts';
 import type { QueueCluster } from './cluster.ts';
 
@@ -28,7 +37,9 @@ let triggerUrls: { main: string; webhooks: string[] };
 function saysDuplicate(text: string): boolean {
 	try {
 		const body = JSON.parse(text) as unknown;
-		return typeof body === 'object' && body !== null && 'duplicate' in body && body.duplicate === true;
+		return (
+			typeof body === 'object' && body !== null && 'duplicate' in body && body.duplicate === true
+		);
 	} catch {
 		return false;
 	}
@@ -39,7 +50,8 @@ function secret(): string {
 }
 
 async function publishedOnEveryProcess(path: (origin: string) => string): Promise<void> {
-	for (const instance of [cluster.main, ...cluster.webhooks]) await waitForWebhook(path(instance.origin));
+	for (const instance of [cluster.main, ...cluster.webhooks])
+		await waitForWebhook(path(instance.origin));
 }
 
 beforeAll(async () => {
@@ -61,7 +73,10 @@ beforeAll(async () => {
 	const description = await nodeDescription(client, PERFORMANCE_TRIGGER);
 	const triggerNode = performanceTriggerNode(trigger);
 	const urlOn = (origin: string): string => productionWebhookUrl(origin, triggerNode, description);
-	triggerUrls = { main: urlOn(cluster.main.origin), webhooks: cluster.webhooks.map((instance) => urlOn(instance.origin)) };
+	triggerUrls = {
+		main: urlOn(cluster.main.origin),
+		webhooks: cluster.webhooks.map((instance) => urlOn(instance.origin)),
+	};
 	await publishedOnEveryProcess(urlOn);
 }, 900_000);
 
@@ -84,21 +99,33 @@ describe('n8n 2.x in queue mode (Postgres, Redis, main, worker, two webhook proc
 			expect((await postDelivery(url, forged[index])).status).toBe(401);
 			expect((await postDelivery(url, signed[index])).status).toBe(200);
 		}
-		for (const delivery of signed) await waitForEventExecution(cluster.client, trigger.id, delivery.eventId);
+		for (const delivery of signed)
+			await waitForEventExecution(cluster.client, trigger.id, delivery.eventId);
 
 		const ids = await deliveredEventIds(cluster.client, trigger.id);
-		expect(ids.filter((id) => signed.some((delivery) => delivery.eventId === id))).toHaveLength(signed.length);
+		expect(ids.filter((id) => signed.some((delivery) => delivery.eventId === id))).toHaveLength(
+			signed.length,
+		);
 		for (const delivery of forged) expect(ids).not.toContain(delivery.eventId);
 		const executions = await cluster.client.executions(trigger.id);
-		for (const execution of executions) expect(cluster.workerLog()).toContain(`Worker started execution ${execution.id} `);
+		for (const execution of executions)
+			expect(cluster.workerLog()).toContain(`Worker started execution ${execution.id} `);
 	});
 
 	it('starts exactly one execution for one event delivered to main, to both webhook processes, and again after restarting them', async () => {
 		const event = signedDelivery(secret());
 		// Each attempt is signed afresh, as the service signs its retries.
-		const deliverEverywhere = async (urls: string[]): Promise<Array<{ status: number; text: string }>> => {
+		const deliverEverywhere = async (
+			urls: string[],
+		): Promise<Array<{ status: number; text: string }>> => {
 			const answers: Array<{ status: number; text: string }> = [];
-			for (const url of urls) answers.push(await postDelivery(url, { body: event.body, headers: signDelivery(secret(), event.body) }));
+			for (const url of urls)
+				answers.push(
+					await postDelivery(url, {
+						body: event.body,
+						headers: signDelivery(secret(), event.body),
+					}),
+				);
 			return answers;
 		};
 		const first = await deliverEverywhere([triggerUrls.main, ...triggerUrls.webhooks]);
@@ -122,6 +149,7 @@ describe('n8n 2.x in queue mode (Postgres, Redis, main, worker, two webhook proc
 	it('emits each new threat once from the poller, run on the worker', async () => {
 		const result = await pollerRun;
 		expectEachNewThreatOnce(result);
-		for (const id of result.executionIds) expect(cluster.workerLog()).toContain(`Worker started execution ${id} `);
+		for (const id of result.executionIds)
+			expect(cluster.workerLog()).toContain(`Worker started execution ${id} `);
 	});
 });

@@ -23,7 +23,10 @@ beforeAll(async () => {
 describe("n8n's credential test endpoint", () => {
 	it('accepts the sandbox token of the Performance Service API credential', async () => {
 		const { performanceUrl, tokens } = e2e().sandbox;
-		const result = await client.testCredential('performanceServiceApi', { baseUrl: performanceUrl, apiToken: tokens.readOnly });
+		const result = await client.testCredential('performanceServiceApi', {
+			baseUrl: performanceUrl,
+			apiToken: tokens.readOnly,
+		});
 		expect(result).toEqual({ status: 'OK', message: expect.any(String) });
 	});
 
@@ -36,25 +39,34 @@ describe("n8n's credential test endpoint", () => {
 		expect(result.status).toBe('OK');
 	});
 
-	it('rejects a bad performance token with the credential\'s auth_invalid message', async () => {
+	it("rejects a bad performance token with the credential's auth_invalid message", async () => {
 		const result = await client.testCredential('performanceServiceApi', {
 			baseUrl: e2e().sandbox.performanceUrl,
 			apiToken: 'perf_ro_not_a_real_token',
 		});
-		expect(result).toEqual({ status: 'Error', message: await unauthorizedMessage('performanceServiceApi') });
+		expect(result).toEqual({
+			status: 'Error',
+			message: await unauthorizedMessage('performanceServiceApi'),
+		});
 	});
 
 	it('accepts the sandbox key of the Security Service API credential', async () => {
 		const { securityUrl, securityKey } = e2e().sandbox;
-		const result = await client.testCredential('securityServiceApi', { baseUrl: securityUrl, apiKey: securityKey });
+		const result = await client.testCredential('securityServiceApi', {
+			baseUrl: securityUrl,
+			apiKey: securityKey,
+		});
 		expect(result.status).toBe('OK');
 	});
 
-	it('rejects a bad security key with the credential\'s message', async () => {
+	it("rejects a bad security key with the credential's message", async () => {
 		const result = await client.testCredential('securityServiceApi', {
 			baseUrl: e2e().sandbox.securityUrl,
 			apiKey: 'sec_key_revoked',
 		});
-		expect(result).toEqual({ status: 'Error', message: await unauthorizedMessage('securityServiceApi') });
+		expect(result).toEqual({
+			status: 'Error',
+			message: await unauthorizedMessage('securityServiceApi'),
+		});
 	});
 });

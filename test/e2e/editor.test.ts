@@ -67,7 +67,9 @@ async function screenshot(name: string): Promise<void> {
 async function openWorkflow(workflow: StoredWorkflow): Promise<void> {
 	await page.goto(`${e2e().n8nOrigin}/workflow/${workflow.id}`);
 	await waitFor('the canvas nodes', async () =>
-		(await page.locator('[data-test-id="canvas-node"]').count()) === workflow.nodes.length ? true : undefined,
+		(await page.locator('[data-test-id="canvas-node"]').count()) === workflow.nodes.length
+			? true
+			: undefined,
 	);
 	await dismissChecklist();
 }
@@ -115,9 +117,16 @@ async function createPickerWorkflow(): Promise<StoredWorkflow> {
 				type: `${PACKAGE_NAME}.performanceService`,
 				typeVersion: 1,
 				position: [0, 0],
-				parameters: { resource: 'site', operation: 'get', siteId: { __rl: true, mode: 'list', value: '' } },
+				parameters: {
+					resource: 'site',
+					operation: 'get',
+					siteId: { __rl: true, mode: 'list', value: '' },
+				},
 				credentials: {
-					performanceServiceApi: { id: credentialIds.performanceServiceApi, name: CREDENTIAL_NAMES.performanceServiceApi },
+					performanceServiceApi: {
+						id: credentialIds.performanceServiceApi,
+						name: CREDENTIAL_NAMES.performanceServiceApi,
+					},
 				},
 			},
 			{
@@ -125,9 +134,16 @@ async function createPickerWorkflow(): Promise<StoredWorkflow> {
 				type: `${PACKAGE_NAME}.securityService`,
 				typeVersion: 1,
 				position: [300, 0],
-				parameters: { resource: 'scan', operation: 'trigger', siteId: { __rl: true, mode: 'list', value: '' } },
+				parameters: {
+					resource: 'scan',
+					operation: 'trigger',
+					siteId: { __rl: true, mode: 'list', value: '' },
+				},
 				credentials: {
-					securityServiceApi: { id: credentialIds.securityServiceApi, name: CREDENTIAL_NAMES.securityServiceApi },
+					securityServiceApi: {
+						id: credentialIds.securityServiceApi,
+						name: CREDENTIAL_NAMES.securityServiceApi,
+					},
 				},
 			},
 		],
@@ -161,24 +177,33 @@ afterAll(async () => {
 });
 
 describe('the editor in a real browser', () => {
-	it.each(EXAMPLES)('shows example %s with the package icons, and each package node panel with its fields', async (key) => {
-		const workflow = await client.getWorkflow(e2e().workflowIds[key]);
-		await openWorkflow(workflow);
-		const packageNodes = workflow.nodes.filter((node) => node.type.startsWith(`${PACKAGE_NAME}.`));
-		expect(packageNodes.length).toBeGreaterThan(0);
-		for (const node of packageNodes) await expectPackageIcon(canvasNode(node.name), `canvas node "${node.name}"`);
-		await screenshot(`example-${key}`);
+	it.each(EXAMPLES)(
+		'shows example %s with the package icons, and each package node panel with its fields',
+		async (key) => {
+			const workflow = await client.getWorkflow(e2e().workflowIds[key]);
+			await openWorkflow(workflow);
+			const packageNodes = workflow.nodes.filter((node) =>
+				node.type.startsWith(`${PACKAGE_NAME}.`),
+			);
+			expect(packageNodes.length).toBeGreaterThan(0);
+			for (const node of packageNodes)
+				await expectPackageIcon(canvasNode(node.name), `canvas node "${node.name}"`);
+			await screenshot(`example-${key}`);
 
-		for (const node of packageNodes) {
-			const panel = await openPanel(node.name);
-			await expectPackageIcon(panel.locator('header').first(), `the panel of "${node.name}"`);
-			for (const field of EXPECTED_FIELDS[shortType(node.type)]) {
-				await expect(panel.locator(`[data-test-id="parameter-input-${field}"]`).isVisible(), field).resolves.toBe(true);
+			for (const node of packageNodes) {
+				const panel = await openPanel(node.name);
+				await expectPackageIcon(panel.locator('header').first(), `the panel of "${node.name}"`);
+				for (const field of EXPECTED_FIELDS[shortType(node.type)]) {
+					await expect(
+						panel.locator(`[data-test-id="parameter-input-${field}"]`).isVisible(),
+						field,
+					).resolves.toBe(true);
+				}
+				await screenshot(`panel-${key}-${shortType(node.type)}`);
+				await closePanel();
 			}
-			await screenshot(`panel-${key}-${shortType(node.type)}`);
-			await closePanel();
-		}
-	});
+		},
+	);
 
 	it('lists the sandbox sites in the site pickers of both action nodes', async () => {
 		await openWorkflow(await createPickerWorkflow());

@@ -24,7 +24,11 @@ export async function waitForExecutions(
 }
 
 /** Waits for one execution (by id) to finish and returns it with its data. */
-export async function waitForExecution(client: N8nClient, id: string, timeoutMs = 60_000): Promise<ExecutionDetail> {
+export async function waitForExecution(
+	client: N8nClient,
+	id: string,
+	timeoutMs = 60_000,
+): Promise<ExecutionDetail> {
 	return await waitFor(
 		`execution ${id} to finish`,
 		async () => {
@@ -36,12 +40,18 @@ export async function waitForExecution(client: N8nClient, id: string, timeoutMs 
 }
 
 /** The JSON of the items a node emitted on its first output in its first run. */
-export function nodeOutput(execution: ExecutionDetail, nodeName: string): Array<Record<string, unknown>> {
+export function nodeOutput(
+	execution: ExecutionDetail,
+	nodeName: string,
+): Array<Record<string, unknown>> {
 	const runs = execution.data?.resultData.runData[nodeName];
 	if (!runs) return [];
 	return (runs[0]?.data?.main?.[0] ?? []).map((item) => item.json);
 }
 
-export async function executionDetails(client: N8nClient, executions: ExecutionSummary[]): Promise<ExecutionDetail[]> {
+export async function executionDetails(
+	client: N8nClient,
+	executions: ExecutionSummary[],
+): Promise<ExecutionDetail[]> {
 	return await Promise.all(executions.map((execution) => client.execution(execution.id)));
 }

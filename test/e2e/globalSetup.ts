@@ -18,7 +18,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
 		throw new Error('dist/ is missing: run `npm run build` before the e2e tests');
 	}
 	const userFolder = mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-'));
-	const stack = await startStack({ userFolder, n8nPort: await freePort(), sandboxPort: await freePort() });
+	const stack = await startStack({
+		userFolder,
+		n8nPort: await freePort(),
+		sandboxPort: await freePort(),
+	});
 	const { sandbox, n8n, owner, workflows, credentialIds } = stack;
 	const context: E2eContext = {
 		n8nOrigin: n8n.origin,

@@ -33,23 +33,29 @@ beforeAll(async () => {
 });
 
 describe('the package installed as a community package', () => {
-	it.each([...ACTION_NODES, ...TRIGGER_NODES])('loads %s under the community-package prefix', (name) => {
-		const type = loaded(name);
-		expect(type.credentials?.map((credential) => credential.name)).toEqual([
-			name.startsWith('performance') ? 'performanceServiceApi' : 'securityServiceApi',
-		]);
-		expect(type.properties.length).toBeGreaterThan(0);
-	});
+	it.each([...ACTION_NODES, ...TRIGGER_NODES])(
+		'loads %s under the community-package prefix',
+		(name) => {
+			const type = loaded(name);
+			expect(type.credentials?.map((credential) => credential.name)).toEqual([
+				name.startsWith('performance') ? 'performanceServiceApi' : 'securityServiceApi',
+			]);
+			expect(type.properties.length).toBeGreaterThan(0);
+		},
+	);
 
-	it.each([...ACTION_NODES, ...TRIGGER_NODES])('serves the light and dark icons of %s', async (name) => {
-		const paths = iconPaths(loaded(name));
-		expect(paths).toHaveLength(2);
-		for (const iconPath of paths) {
-			const response = await fetch(`${e2e().n8nOrigin}/${iconPath}`);
-			expect(response.status, iconPath).toBe(200);
-			expect(await response.text()).toContain('<svg');
-		}
-	});
+	it.each([...ACTION_NODES, ...TRIGGER_NODES])(
+		'serves the light and dark icons of %s',
+		async (name) => {
+			const paths = iconPaths(loaded(name));
+			expect(paths).toHaveLength(2);
+			for (const iconPath of paths) {
+				const response = await fetch(`${e2e().n8nOrigin}/${iconPath}`);
+				expect(response.status, iconPath).toBe(200);
+				expect(await response.text()).toContain('<svg');
+			}
+		},
+	);
 
 	it.each(ACTION_NODES)('offers %s as an AI tool as well', (name) => {
 		const tool = loaded(`${name}Tool`);
@@ -69,7 +75,9 @@ describe('the package installed as a community package', () => {
 
 	it('logs no error while loading the package', () => {
 		const log = readFileSync(e2e().n8nLogFile, 'utf8');
-		const problems = log.split('\n').filter((line) => line.includes(PACKAGE_NAME) && /error|fail/i.test(line));
+		const problems = log
+			.split('\n')
+			.filter((line) => line.includes(PACKAGE_NAME) && /error|fail/i.test(line));
 		expect(problems).toEqual([]);
 	});
 });

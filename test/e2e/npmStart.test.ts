@@ -39,7 +39,12 @@ let started: Started | undefined;
 async function startDemo(command: string, args: string[]): Promise<Started> {
 	const child = spawn(command, args, {
 		cwd: PACKAGE_ROOT,
-		env: { ...process.env, DEMO_USER_FOLDER: userFolder, N8N_PORT: String(n8nPort), SANDBOX_PORT: String(sandboxPort) },
+		env: {
+			...process.env,
+			DEMO_USER_FOLDER: userFolder,
+			N8N_PORT: String(n8nPort),
+			SANDBOX_PORT: String(sandboxPort),
+		},
 		stdio: ['ignore', 'pipe', 'pipe'],
 	});
 	let output = '';
@@ -47,12 +52,18 @@ async function startDemo(command: string, args: string[]): Promise<Started> {
 	child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
 	child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
 	const exited = new Promise<never>((_, reject) =>
-		child.once('exit', (code) => reject(new Error(`${command} exited (${code}) before the demo was ready:\n${output}`))),
+		child.once('exit', (code) =>
+			reject(new Error(`${command} exited (${code}) before the demo was ready:\n${output}`)),
+		),
 	);
-	const ready = waitFor('the demo to print its summary', async () => (output.includes(READY_LINE) ? true : undefined), {
-		timeoutMs: READY_TIMEOUT_MS,
-		intervalMs: 500,
-	});
+	const ready = waitFor(
+		'the demo to print its summary',
+		async () => (output.includes(READY_LINE) ? true : undefined),
+		{
+			timeoutMs: READY_TIMEOUT_MS,
+			intervalMs: 500,
+		},
+	);
 	await Promise.race([ready, exited]);
 	exited.catch(() => undefined);
 	started = { command: child, tree: descendantsOf(child.pid!), output: () => output };
@@ -61,7 +72,9 @@ async function startDemo(command: string, args: string[]): Promise<Started> {
 
 async function portAnswers(port: number): Promise<boolean> {
 	try {
-		const response = await fetch(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(2_000) });
+		const response = await fetch(`http://127.0.0.1:${port}/`, {
+			signal: AbortSignal.timeout(2_000),
+		});
 		await response.body?.cancel();
 		return true;
 	} catch {
@@ -74,11 +87,17 @@ async function stopDemo(demo: Started, signal: NodeJS.Signals): Promise<void> {
 	expect(demo.tree.length).toBeGreaterThan(1);
 	const processes = [demo.command.pid!, ...demo.tree];
 	demo.command.kill(signal);
-	await waitFor('every process of the demo to exit', async () => (processes.some(isRunning) ? undefined : true), {
-		timeoutMs: STOP_TIMEOUT_MS,
-		intervalMs: 250,
-	}).catch((error: unknown) => {
-		throw new Error(`${String(error)}\nstill running: ${processes.filter(isRunning).join(' ')}\n${demo.output()}`);
+	await waitFor(
+		'every process of the demo to exit',
+		async () => (processes.some(isRunning) ? undefined : true),
+		{
+			timeoutMs: STOP_TIMEOUT_MS,
+			intervalMs: 250,
+		},
+	).catch((error: unknown) => {
+		throw new Error(
+			`${String(error)}\nstill running: ${processes.filter(isRunning).join(' ')}\n${demo.output()}`,
+		);
 	});
 	expect(await portAnswers(n8nPort)).toBe(false);
 	expect(await portAnswers(sandboxPort)).toBe(false);
@@ -125,16 +144,27 @@ async function triageNewThreat(client: N8nClient, title: string): Promise<void> 
 }
 
 async function workflowNames(client: N8nClient): Promise<string[]> {
-	const { data } = await client.api<{ data: Array<StoredWorkflow & { isArchived?: boolean }> }>('GET', '/workflows?limit=250');
-	return data.filter((workflow) => !workflow.isArchived).map((workflow) => workflow.name).sort();
+	const { data } = await client.api<{ data: Array<StoredWorkflow & { isArchived?: boolean }> }>(
+		'GET',
+		'/workflows?limit=250',
+	);
+	return data
+		.filter((workflow) => !workflow.isArchived)
+		.map((workflow) => workflow.name)
+		.sort();
 }
 
 async function credentialNames(client: N8nClient): Promise<string[]> {
-	const { data } = await client.api<{ data: Array<{ name: string }> }>('GET', '/credentials?limit=250');
+	const { data } = await client.api<{ data: Array<{ name: string }> }>(
+		'GET',
+		'/credentials?limit=250',
+	);
 	return data.map((credential) => credential.name).sort();
 }
 
-const exampleNames = (Object.keys(EXAMPLE_FILES) as Array<keyof typeof EXAMPLE_FILES>).map((key) => readExample(key).name);
+const exampleNames = (Object.keys(EXAMPLE_FILES) as Array<keyof typeof EXAMPLE_FILES>).map(
+	(key) => readExample(key).name,
+);
 const USER_WORKFLOW = 'Built by the user between starts';
 
 describe('npm start', () => {
@@ -147,7 +177,11 @@ describe('npm start', () => {
 	// A test that failed half-way leaves its demo running: end it before the next one starts.
 	afterEach(async () => {
 		if (!started) return;
-		for (const pid of [started.command.pid!, ...descendantsOf(started.command.pid!), ...started.tree]) {
+		for (const pid of [
+			started.command.pid!,
+			...descendantsOf(started.command.pid!),
+			...started.tree,
+		]) {
 			try {
 				process.kill(pid, 'SIGKILL');
 			} catch {
@@ -173,7 +207,10 @@ describe('npm start', () => {
 
 	it('keeps what was built (credentials and examples updated, not duplicated; the poller sees new threats), and stops when its parent is killed', async () => {
 		// A parent that dies without forwarding anything: the shell is SIGKILLed, start.ts is left behind.
-		const demo = await startDemo('sh', ['-c', 'node --disable-warning=MODULE_TYPELESS_PACKAGE_JSON test/n8n/start.ts; :']);
+		const demo = await startDemo('sh', [
+			'-c',
+			'node --disable-warning=MODULE_TYPELESS_PACKAGE_JSON test/n8n/start.ts; :',
+		]);
 		const client = demoClient();
 		expect(await workflowNames(client)).toEqual([...exampleNames, USER_WORKFLOW].sort());
 		expect(await credentialNames(client)).toEqual(Object.values(CREDENTIAL_NAMES).sort());
@@ -183,7 +220,11 @@ describe('npm start', () => {
 	});
 
 	it('starts from a clean n8n with --reset, and stops on SIGINT', async () => {
-		const demo = await startDemo('node', ['--disable-warning=MODULE_TYPELESS_PACKAGE_JSON', 'test/n8n/start.ts', '--reset']);
+		const demo = await startDemo('node', [
+			'--disable-warning=MODULE_TYPELESS_PACKAGE_JSON',
+			'test/n8n/start.ts',
+			'--reset',
+		]);
 		const client = demoClient();
 		expect(await workflowNames(client)).toEqual([...exampleNames].sort());
 		expect(await credentialNames(client)).toEqual(Object.values(CREDENTIAL_NAMES).sort());

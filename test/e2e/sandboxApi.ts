@@ -7,7 +7,8 @@ export async function performanceApi<T>(method: string, path: string): Promise<T
 		method,
 		headers: { authorization: `Bearer ${tokens.readWrite}` },
 	});
-	if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+	if (!response.ok)
+		throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
 	return (await response.json()) as T;
 }
 
@@ -39,10 +40,14 @@ export interface SecuritySite {
 /** The security service's sites, whichever list shape the sandbox is set to answer with. */
 export async function securitySites(): Promise<SecuritySite[]> {
 	const { securityUrl, securityKey } = e2e().sandbox;
-	const response = await fetch(`${securityUrl}/sites`, { headers: { authorization: `Bearer ${securityKey}` } });
+	const response = await fetch(`${securityUrl}/sites`, {
+		headers: { authorization: `Bearer ${securityKey}` },
+	});
 	if (!response.ok) throw new Error(`GET /sites: ${response.status} ${await response.text()}`);
 	const body = (await response.json()) as unknown;
-	const list = Array.isArray(body) ? body : Object.values(body as Record<string, unknown>).find(Array.isArray);
+	const list = Array.isArray(body)
+		? body
+		: Object.values(body as Record<string, unknown>).find(Array.isArray);
 	if (!list) throw new Error(`The security site list has no array: ${JSON.stringify(body)}`);
 	return list as SecuritySite[];
 }

@@ -1,4 +1,9 @@
-import type { ChatMessage, DeliveryRecord, RecordedRequest, WebhookEvent } from '../sandbox/index.ts';
+import type {
+	ChatMessage,
+	DeliveryRecord,
+	RecordedRequest,
+	WebhookEvent,
+} from '../sandbox/index.ts';
 import { e2e } from './context.ts';
 
 async function control<T>(method: string, path: string, body?: unknown): Promise<T> {
@@ -7,7 +12,10 @@ async function control<T>(method: string, path: string, body?: unknown): Promise
 		headers: body === undefined ? {} : { 'content-type': 'application/json' },
 		body: body === undefined ? undefined : JSON.stringify(body),
 	});
-	if (!response.ok) throw new Error(`Sandbox control ${method} ${path}: ${response.status} ${await response.text()}`);
+	if (!response.ok)
+		throw new Error(
+			`Sandbox control ${method} ${path}: ${response.status} ${await response.text()}`,
+		);
 	return (await response.json()) as T;
 }
 
@@ -23,16 +31,24 @@ export async function serviceRequests(): Promise<RecordedRequest[]> {
 	return (await control<{ requests: RecordedRequest[] }>('GET', '/requests')).requests;
 }
 
-export async function emitEvent(type: string, data?: Record<string, unknown>): Promise<WebhookEvent> {
-	return (await control<{ event: WebhookEvent }>('POST', '/emit', data ? { type, data } : { type })).event;
+export async function emitEvent(
+	type: string,
+	data?: Record<string, unknown>,
+): Promise<WebhookEvent> {
+	return (await control<{ event: WebhookEvent }>('POST', '/emit', data ? { type, data } : { type }))
+		.event;
 }
 
-export async function addThreat(partial: Record<string, unknown>): Promise<Record<string, unknown> & { id: string }> {
+export async function addThreat(
+	partial: Record<string, unknown>,
+): Promise<Record<string, unknown> & { id: string }> {
 	return await control('POST', '/security/threats', partial);
 }
 
 /** Text of a chat message posted as `{ "text": ... }`. */
 export function chatText(message: ChatMessage): string {
 	const { body } = message;
-	return body !== null && typeof body === 'object' && 'text' in body ? String(body.text) : JSON.stringify(body);
+	return body !== null && typeof body === 'object' && 'text' in body
+		? String(body.text)
+		: JSON.stringify(body);
 }

@@ -17,12 +17,17 @@ let threats: Array<Record<string, unknown> & { id: string }>;
 let executionsAtStart: number;
 
 async function triageExecutions(): Promise<ExecutionDetail[]> {
-	const executions = await executionDetails(client, await client.executions(e2e().workflowIds.threatTriage));
+	const executions = await executionDetails(
+		client,
+		await client.executions(e2e().workflowIds.threatTriage),
+	);
 	return executions.sort((a, b) => Number(a.id) - Number(b.id));
 }
 
 function emittedThreatIds(executions: ExecutionDetail[]): unknown[] {
-	return executions.flatMap((execution) => nodeOutput(execution, 'New threat').map((threat) => threat.id));
+	return executions.flatMap((execution) =>
+		nodeOutput(execution, 'New threat').map((threat) => threat.id),
+	);
 }
 
 beforeAll(async () => {
@@ -47,19 +52,27 @@ describe('the published Security Service Trigger (example: threat triage)', () =
 			'the trigger to emit the new threats',
 			async () => {
 				const found = await triageExecutions();
-				const done = found.every((execution) => execution.status !== 'running' && execution.status !== 'new');
+				const done = found.every(
+					(execution) => execution.status !== 'running' && execution.status !== 'new',
+				);
 				return done && ids.every((id) => emittedThreatIds(found).includes(id)) ? found : undefined;
 			},
 			{ timeoutMs: TWO_POLLS_MS, intervalMs: 1000 },
 		);
-		expect(executions.map((execution) => execution.status)).toEqual(executions.map(() => 'success'));
+		expect(executions.map((execution) => execution.status)).toEqual(
+			executions.map(() => 'success'),
+		);
 		expect(emittedThreatIds(executions).sort()).toEqual([...ids].sort());
 
 		const severe = threats.filter((threat) => threat.severity !== 'low');
 		const filtered = executions.flatMap((execution) => nodeOutput(execution, 'High severity'));
-		expect(filtered.map((threat) => threat.id).sort()).toEqual(severe.map((threat) => threat.id).sort());
+		expect(filtered.map((threat) => threat.id).sort()).toEqual(
+			severe.map((threat) => threat.id).sort(),
+		);
 		const scans = executions.flatMap((execution) => nodeOutput(execution, 'Scan the site'));
-		expect(scans.map((scan) => scan.siteId).sort()).toEqual(severe.map((threat) => threat.siteId).sort());
+		expect(scans.map((scan) => scan.siteId).sort()).toEqual(
+			severe.map((threat) => threat.siteId).sort(),
+		);
 
 		const messages = (await chatMessages()).map(chatText);
 		for (const threat of severe) {
@@ -73,12 +86,17 @@ describe('the published Security Service Trigger (example: threat triage)', () =
 
 	it('emits each new threat once: a later poll starts nothing', async () => {
 		const before = await triageExecutions();
-		const lastStopped = Math.max(...before.map((execution) => Date.parse(execution.stoppedAt ?? execution.startedAt)));
+		const lastStopped = Math.max(
+			...before.map((execution) => Date.parse(execution.stoppedAt ?? execution.startedAt)),
+		);
 		await waitFor(
 			'another poll of the threat list',
 			async () => {
 				const polls = (await serviceRequests()).filter(
-					(request) => request.service === 'security' && request.method === 'GET' && request.path === '/threats',
+					(request) =>
+						request.service === 'security' &&
+						request.method === 'GET' &&
+						request.path === '/threats',
 				);
 				return polls.some((request) => request.at > lastStopped) ? true : undefined;
 			},

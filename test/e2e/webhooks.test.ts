@@ -64,13 +64,25 @@ function signedHeaders(body: string, timestamp: number): Record<string, string> 
 }
 
 /** A delivery as the service would sign it, with a fresh event id. */
-function signedDelivery(timestamp: number): { body: string; headers: Record<string, string>; eventId: string } {
+function signedDelivery(timestamp: number): {
+	body: string;
+	headers: Record<string, string>;
+	eventId: string;
+} {
 	const eventId = `evt_manual_${randomUUID()}`;
-	const body = JSON.stringify({ id: eventId, type: 'audit.completed', createdAt: new Date().toISOString(), data: { siteId: 'site_1' } });
+	const body = JSON.stringify({
+		id: eventId,
+		type: 'audit.completed',
+		createdAt: new Date().toISOString(),
+		data: { siteId: 'site_1' },
+	});
 	return { eventId, body, headers: signedHeaders(body, timestamp) };
 }
 
-async function post(body: string, headers: Record<string, string>): Promise<{ status: number; json: unknown }> {
+async function post(
+	body: string,
+	headers: Record<string, string>,
+): Promise<{ status: number; json: unknown }> {
 	const response = await fetch(webhookUrl, { method: 'POST', headers, body });
 	const text = await response.text();
 	return { status: response.status, json: text ? (JSON.parse(text) as unknown) : undefined };
@@ -81,7 +93,11 @@ const nowSeconds = (): number => Math.floor(Date.now() / 1000);
 beforeAll(async () => {
 	client = ownerClient();
 	workflow = await createAllEventsWorkflow();
-	({ url: webhookUrl, endpointId } = await publishWebhookWorkflow(client, e2e().sandbox.controlUrl, workflow));
+	({ url: webhookUrl, endpointId } = await publishWebhookWorkflow(
+		client,
+		e2e().sandbox.controlUrl,
+		workflow,
+	));
 });
 
 describe('signed webhook deliveries to a published Performance Service Trigger', () => {
@@ -91,15 +107,21 @@ describe('signed webhook deliveries to a published Performance Service Trigger',
 
 		const ours = await waitFor('a delivery of every event', async () => {
 			const records = (await deliveries()).filter((delivery) => delivery.endpointId === endpointId);
-			const byEvent = events.map((event) => records.find((record: DeliveryRecord) => record.eventId === event.id));
-			return byEvent.every((record) => record !== undefined) ? (byEvent as DeliveryRecord[]) : undefined;
+			const byEvent = events.map((event) =>
+				records.find((record: DeliveryRecord) => record.eventId === event.id),
+			);
+			return byEvent.every((record) => record !== undefined)
+				? (byEvent as DeliveryRecord[])
+				: undefined;
 		});
 		expect(ours.map((delivery) => delivery.status)).toEqual(events.map(() => 200));
 
 		await waitForExecutions(client, workflow.id, events.length);
 		const executions = await executionDetails(client, await client.executions(workflow.id));
 		for (const delivery of ours) {
-			const started = executions.filter((execution) => triggerOutput(execution)[0]?.id === delivery.eventId);
+			const started = executions.filter(
+				(execution) => triggerOutput(execution)[0]?.id === delivery.eventId,
+			);
 			expect(started, delivery.type).toHaveLength(1);
 			expect(started[0].status).toBe('success');
 			expect(started[0].mode).toBe('webhook');
@@ -131,13 +153,19 @@ describe('signed webhook deliveries to a published Performance Service Trigger',
 
 	it('starts one execution for an event the service retries: n8n answers the first, the trigger the retries', async () => {
 		const event = signedDelivery(nowSeconds());
-		expect(await post(event.body, event.headers)).toEqual({ status: 200, json: { received: true } });
+		expect(await post(event.body, event.headers)).toEqual({
+			status: 200,
+			json: { received: true },
+		});
 		for (const offset of [1, 2, 3, 4]) {
 			const retry = await post(event.body, signedHeaders(event.body, nowSeconds() + offset));
 			expect(retry).toEqual({ status: 200, json: { received: true, duplicate: true } });
 		}
 		// The exact first delivery again (a replay) is a duplicate too.
-		expect((await post(event.body, event.headers)).json).toEqual({ received: true, duplicate: true });
+		expect((await post(event.body, event.headers)).json).toEqual({
+			received: true,
+			duplicate: true,
+		});
 
 		const later = signedDelivery(nowSeconds());
 		expect((await post(later.body, later.headers)).status).toBe(200);

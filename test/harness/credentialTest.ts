@@ -35,14 +35,23 @@ function testNodeType(typeName: string, test: ICredentialTestRequest): INodeType
 			outputs: [NodeConnectionTypes.Main],
 			credentials: [{ name: typeName, required: true }],
 			properties: [
-				{ displayName: 'Temp', name: 'temp', type: 'string', routing: { request: test.request }, default: '' },
+				{
+					displayName: 'Temp',
+					name: 'temp',
+					type: 'string',
+					routing: { request: test.request },
+					default: '',
+				},
 			],
 		},
 	};
 }
 
 /** n8n fills fields the stored credential lacks with the properties' defaults. */
-function withDefaults(type: ICredentialType, data: ICredentialDataDecryptedObject): ICredentialDataDecryptedObject {
+function withDefaults(
+	type: ICredentialType,
+	data: ICredentialDataDecryptedObject,
+): ICredentialDataDecryptedObject {
 	const filled: ICredentialDataDecryptedObject = { ...data };
 	for (const property of type.properties) {
 		if (filled[property.name] === undefined && property.default !== undefined) {
@@ -55,7 +64,8 @@ function withDefaults(type: ICredentialType, data: ICredentialDataDecryptedObjec
 function valueAt(data: IDataObject | undefined, path: string): unknown {
 	let current: unknown = data;
 	for (const key of path.split('.')) {
-		current = typeof current === 'object' && current !== null ? (current as IDataObject)[key] : undefined;
+		current =
+			typeof current === 'object' && current !== null ? (current as IDataObject)[key] : undefined;
 	}
 	return current;
 }
@@ -75,7 +85,10 @@ function failureResult(error: RoutingFailure, test: ICredentialTestRequest): Cre
 			}
 		}
 		if (response.status < 199 || response.status > 299) {
-			return { status: 'Error', message: response.statusText || `Received HTTP status code: ${response.status}` };
+			return {
+				status: 'Error',
+				message: response.statusText || `Received HTTP status code: ${response.status}`,
+			};
 		}
 	} else if (error.cause?.code) {
 		return { status: 'Error', message: error.cause.code };
@@ -96,7 +109,8 @@ export async function testCredential(
 	const types = await loadPackageTypes();
 	const credentialType = types.credentials.get(typeName);
 	const test = credentialType?.test;
-	if (!credentialType || !test) return { status: 'Error', message: 'No testing function found for this credential.' };
+	if (!credentialType || !test)
+		return { status: 'Error', message: 'No testing function found for this credential.' };
 
 	const filled = withDefaults(credentialType, data);
 	const nodeType = testNodeType(typeName, test);
@@ -142,7 +156,10 @@ export async function testCredential(
 		return failureResult(error as RoutingFailure, test);
 	}
 	for (const rule of test.rules ?? []) {
-		if (rule.type === 'responseSuccessBody' && valueAt(output?.[0]?.[0]?.json, rule.properties.key) === rule.properties.value) {
+		if (
+			rule.type === 'responseSuccessBody' &&
+			valueAt(output?.[0]?.[0]?.json, rule.properties.key) === rule.properties.value
+		) {
 			return { status: 'Error', message: rule.properties.message };
 		}
 	}

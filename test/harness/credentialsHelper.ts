@@ -45,7 +45,15 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 	resolve(value: string, credentials: ICredentialDataDecryptedObject, node?: INode): string {
 		if (!value.startsWith('=')) return value;
 		const resolved = this.expressionWorkflow.expression.getSimpleParameterValue(
-			node ?? ({ name: 'credentials', type: 'test', typeVersion: 1, parameters: {}, position: [0, 0], id: 'c' } as INode),
+			node ??
+				({
+					name: 'credentials',
+					type: 'test',
+					typeVersion: 1,
+					parameters: {},
+					position: [0, 0],
+					id: 'c',
+				} as INode),
 			value,
 			'internal',
 			{ $credentials: credentials },
@@ -70,7 +78,11 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 		for (const [section, entries] of Object.entries(authenticate.properties)) {
 			target[section] ??= {};
 			for (const [key, value] of Object.entries(entries as Record<string, string>)) {
-				target[section][this.resolve(key, credentials, node)] = this.resolve(value, credentials, node);
+				target[section][this.resolve(key, credentials, node)] = this.resolve(
+					value,
+					credentials,
+					node,
+				);
 			}
 		}
 		return options;

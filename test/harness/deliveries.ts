@@ -42,11 +42,16 @@ export async function postDelivery(url: string, delivery: Delivery): Promise<Del
 		delivery.signature === undefined
 			? sign(delivery.secret ?? '', timestamp ?? '', delivery.body)
 			: delivery.signature;
-	const headers: Record<string, string> = { 'content-type': delivery.contentType ?? 'application/json' };
+	const headers: Record<string, string> = {
+		'content-type': delivery.contentType ?? 'application/json',
+	};
 	if (timestamp !== null) headers['x-service-webhook-timestamp'] = timestamp;
 	if (signature !== null) headers['x-service-webhook-signature'] = signature;
 	const body = typeof delivery.body === 'string' ? delivery.body : new Uint8Array(delivery.body);
 	const response = await fetch(url, { method: 'POST', headers, body });
 	const text = await response.text();
-	return { status: response.status, body: text === '' ? {} : (JSON.parse(text) as Record<string, unknown>) };
+	return {
+		status: response.status,
+		body: text === '' ? {} : (JSON.parse(text) as Record<string, unknown>),
+	};
 }

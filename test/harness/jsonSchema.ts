@@ -38,11 +38,14 @@ export function validateJson(schema: JsonSchema, value: unknown, path = '$'): st
 			if (!(name in record)) errors.push(`${path}.${name}: missing`);
 		}
 		for (const [name, propertySchema] of Object.entries(schema.properties ?? {})) {
-			if (name in record) errors.push(...validateJson(propertySchema, record[name], `${path}.${name}`));
+			if (name in record)
+				errors.push(...validateJson(propertySchema, record[name], `${path}.${name}`));
 		}
 	}
 	if (Array.isArray(value) && schema.items) {
-		value.forEach((element, index) => errors.push(...validateJson(schema.items as JsonSchema, element, `${path}[${index}]`)));
+		value.forEach((element, index) =>
+			errors.push(...validateJson(schema.items as JsonSchema, element, `${path}[${index}]`)),
+		);
 	}
 	return errors;
 }

@@ -1,5 +1,10 @@
 import { LoadOptionsContext } from 'n8n-core';
-import { Workflow, type INode, type INodeListSearchResult, type INodeParameters } from 'n8n-workflow';
+import {
+	Workflow,
+	type INode,
+	type INodeListSearchResult,
+	type INodeParameters,
+} from 'n8n-workflow';
 
 import { createNodeTypes } from './nodeTypes.ts';
 import { loadPackageTypes } from './packageTypes.ts';
@@ -35,7 +40,9 @@ export async function runListSearch(call: ListSearchCall): Promise<INodeListSear
 		typeVersion: 1,
 		position: [0, 0],
 		parameters: call.parameters ?? {},
-		credentials: Object.fromEntries(Object.keys(call.credentials).map((name) => [name, { id: name, name }])),
+		credentials: Object.fromEntries(
+			Object.keys(call.credentials).map((name) => [name, { id: name, name }]),
+		),
 	};
 	const workflow = new Workflow({
 		nodes: [node],
@@ -43,6 +50,11 @@ export async function runListSearch(call: ListSearchCall): Promise<INodeListSear
 		active: false,
 		nodeTypes: createNodeTypes(types),
 	});
-	const context = new LoadOptionsContext(workflow, node, buildAdditionalData(types, call.credentials), 'parameters');
+	const context = new LoadOptionsContext(
+		workflow,
+		node,
+		buildAdditionalData(types, call.credentials),
+		'parameters',
+	);
 	return await search.call(context, call.filter, call.paginationToken);
 }

@@ -16,7 +16,9 @@ interface PackageJson {
  * stands in for `dist/`, so tests need no build.
  */
 async function loadRegistered<T>(kind: 'nodes' | 'credentials'): Promise<T[]> {
-	const pkg = JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as PackageJson;
+	const pkg = JSON.parse(
+		readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8'),
+	) as PackageJson;
 	const loaded: T[] = [];
 	for (const distPath of pkg.n8n[kind]) {
 		const source = distPath.replace(/^dist\//, '').replace(/\.js$/, '.ts');
@@ -26,7 +28,8 @@ async function loadRegistered<T>(kind: 'nodes' | 'credentials'): Promise<T[]> {
 			new () => T
 		>;
 		const Class = module[className];
-		if (typeof Class !== 'function') throw new Error(`${source} does not export a class ${className}`);
+		if (typeof Class !== 'function')
+			throw new Error(`${source} does not export a class ${className}`);
 		loaded.push(new Class());
 	}
 	return loaded;

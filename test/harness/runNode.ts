@@ -9,7 +9,15 @@ import type {
 import type { Sandbox } from '../sandbox/index.ts';
 import { loadPackageTypes } from './packageTypes.ts';
 import { sandboxCredentials } from './sandbox.ts';
-import { chain, itemsNode, packageNode, packageTypeName, runWorkflow, startNode, type WorkflowRun } from './runWorkflow.ts';
+import {
+	chain,
+	itemsNode,
+	packageNode,
+	packageTypeName,
+	runWorkflow,
+	startNode,
+	type WorkflowRun,
+} from './runWorkflow.ts';
 
 /** The name of the node runNode runs. */
 export const NODE_UNDER_TEST = 'Node under test';
@@ -27,7 +35,11 @@ export interface RunNodeOptions {
 }
 
 /** The error a node stopped with, with the fields NodeApiError and NodeOperationError add. */
-export type NodeError = Error & { description?: string | null; httpCode?: string | null; context?: IDataObject };
+export type NodeError = Error & {
+	description?: string | null;
+	httpCode?: string | null;
+	context?: IDataObject;
+};
 
 export interface NodeRun {
 	status: ExecutionStatus;
@@ -50,7 +62,11 @@ async function credentialTypeOf(type: string): Promise<string> {
  * Runs one node of this package through n8n's engine (after a start node, and an items node
  * when `items` is given) with its credential, and returns its output or error.
  */
-export async function runNode(type: string, parameters: INodeParameters, options: RunNodeOptions = {}): Promise<NodeRun> {
+export async function runNode(
+	type: string,
+	parameters: INodeParameters,
+	options: RunNodeOptions = {},
+): Promise<NodeRun> {
 	const credentialType = await credentialTypeOf(type);
 	const credentials = {
 		[credentialType]: {
@@ -68,7 +84,13 @@ export async function runNode(type: string, parameters: INodeParameters, options
 	const workflowRun = await runWorkflow(chain(...nodes), { credentials });
 	const error = workflowRun.nodeError(NODE_UNDER_TEST) as NodeError | undefined;
 	const items = error ? [] : workflowRun.output(NODE_UNDER_TEST);
-	return { status: workflowRun.run.status, items, json: items.map((item) => item.json), error, workflowRun };
+	return {
+		status: workflowRun.run.status,
+		items,
+		json: items.map((item) => item.json),
+		error,
+		workflowRun,
+	};
 }
 
 /**
@@ -77,7 +99,10 @@ export async function runNode(type: string, parameters: INodeParameters, options
  */
 export function reasonOf(error: unknown): string | undefined {
 	// Errors from n8n's modules are not `instanceof Error` in the test's realm: read `message`.
-	const message = typeof error === 'string' ? error : String((error as { message?: unknown } | undefined)?.message ?? '');
+	const message =
+		typeof error === 'string'
+			? error
+			: String((error as { message?: unknown } | undefined)?.message ?? '');
 	return /\[([A-Za-z0-9_]+)(?:, HTTP \d{3})?\]/.exec(message)?.[1];
 }
 

@@ -1,4 +1,9 @@
-import { commitStagedCursor, PollContext, runPollInStagingScope, TriggersAndPollers } from 'n8n-core';
+import {
+	commitStagedCursor,
+	PollContext,
+	runPollInStagingScope,
+	TriggersAndPollers,
+} from 'n8n-core';
 import {
 	Workflow,
 	type IDataObject,
@@ -46,11 +51,18 @@ export interface PollRun {
 
 /** A deep copy as the database round trip makes it, without n8n's change flag. */
 function persisted(value: IDataObject): IDataObject {
-	return JSON.parse(JSON.stringify(value, (key, entry: unknown) => (key === '__dataChanged' ? undefined : entry))) as IDataObject;
+	return JSON.parse(
+		JSON.stringify(value, (key, entry: unknown) => (key === '__dataChanged' ? undefined : entry)),
+	) as IDataObject;
 }
 
 /** A trigger node of this package with a credential reference, for runPoll. */
-export function triggerNode(type: string, parameters: INode['parameters'], credentialType: string, name?: string): INode {
+export function triggerNode(
+	type: string,
+	parameters: INode['parameters'],
+	credentialType: string,
+	name?: string,
+): INode {
 	return packageNode(type, parameters, { name: name ?? type, credentials: [credentialType] });
 }
 
@@ -109,9 +121,22 @@ export async function runPoll(options: PollOptions): Promise<PollRun> {
 			return response;
 		});
 		const live = persisted(workflow.staticData);
-		return { result, items: result?.[0] ?? [], staticData: saved, saved: didSave, liveStaticData: live };
+		return {
+			result,
+			items: result?.[0] ?? [],
+			staticData: saved,
+			saved: didSave,
+			liveStaticData: live,
+		};
 	} catch (error) {
 		const live = persisted(workflow.staticData);
-		return { result: null, items: [], staticData: saved, saved: didSave, liveStaticData: live, error: error as Error };
+		return {
+			result: null,
+			items: [],
+			staticData: saved,
+			saved: didSave,
+			liveStaticData: live,
+			error: error as Error,
+		};
 	}
 }

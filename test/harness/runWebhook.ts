@@ -18,7 +18,13 @@ import {
 
 import { createNodeTypes } from './nodeTypes.ts';
 import { loadPackageTypes, type PackageTypes } from './packageTypes.ts';
-import { buildAdditionalData, runWorkflow, type Credentials, type TestWorkflow, type WorkflowRun } from './runWorkflow.ts';
+import {
+	buildAdditionalData,
+	runWorkflow,
+	type Credentials,
+	type TestWorkflow,
+	type WorkflowRun,
+} from './runWorkflow.ts';
 
 /** The workflow id n8n would have; runWorkflow uses the same one. */
 const WORKFLOW_ID = 'test-workflow';
@@ -102,7 +108,13 @@ async function loadTrigger(setup: WebhookSetup): Promise<LoadedTrigger> {
 	const workflow = workflowOf(types, setup);
 	const trigger = workflow.getNode(triggerOf(setup).name);
 	if (!trigger) throw new Error('Trigger node missing from the workflow');
-	return { types, mode: setup.mode ?? 'webhook', workflow, trigger, nodeType: requireNodeType(types, trigger) };
+	return {
+		types,
+		mode: setup.mode ?? 'webhook',
+		workflow,
+		trigger,
+		nodeType: requireNodeType(types, trigger),
+	};
 }
 
 interface Invocation {
@@ -111,7 +123,11 @@ interface Invocation {
 	responseData: unknown;
 }
 
-async function invokeWebhook(setup: WebhookSetup, req: IncomingMessage, res: ServerResponse): Promise<Invocation> {
+async function invokeWebhook(
+	setup: WebhookSetup,
+	req: IncomingMessage,
+	res: ServerResponse,
+): Promise<Invocation> {
 	const { types, mode, workflow, trigger, nodeType } = await loadTrigger(setup);
 	if (!nodeType.webhook) throw new Error(`${trigger.type} has no webhook method`);
 
@@ -119,7 +135,15 @@ async function invokeWebhook(setup: WebhookSetup, req: IncomingMessage, res: Ser
 	additionalData.httpRequest = req as IWorkflowExecuteAdditionalData['httpRequest'];
 	additionalData.httpResponse = res as IWorkflowExecuteAdditionalData['httpResponse'];
 	const webhookData = webhookDataOf(types, trigger, additionalData, mode);
-	const context = new WebhookContext(workflow, trigger, additionalData, mode, webhookData, [], null);
+	const context = new WebhookContext(
+		workflow,
+		trigger,
+		additionalData,
+		mode,
+		webhookData,
+		[],
+		null,
+	);
 	const result = await nodeType.webhook.call(context);
 	return { result, workflow, responseData: webhookData.webhookDescription.responseData };
 }
@@ -235,10 +259,13 @@ function clearChangedMark(workflow: Workflow): void {
 function onReceivedAnswer(responseData: unknown, result: IWebhookResponseData): unknown {
 	// n8n evaluates `responseData` with the default "firstEntryJson"; expressions are not emulated.
 	const evaluated = responseData === undefined ? 'firstEntryJson' : responseData;
-	if (typeof evaluated === 'string' && evaluated.startsWith('=')) throw new Error('responseData expressions are not emulated');
+	if (typeof evaluated === 'string' && evaluated.startsWith('='))
+		throw new Error('responseData expressions are not emulated');
 	if (evaluated === 'noData') return undefined;
 	if (evaluated) return evaluated;
-	return result.webhookResponse !== undefined ? result.webhookResponse : { message: 'Workflow was started' };
+	return result.webhookResponse !== undefined
+		? result.webhookResponse
+		: { message: 'Workflow was started' };
 }
 
 /**
@@ -247,7 +274,12 @@ function onReceivedAnswer(responseData: unknown, result: IWebhookResponseData): 
  * n8n answers at once; with workflow data in mode "onReceived", n8n creates the execution,
  * saves the static data and only then answers.
  */
-async function handle(setup: WebhookSetup, store: StaticDataStore, req: IncomingMessage, res: ServerResponse): Promise<WebhookCall> {
+async function handle(
+	setup: WebhookSetup,
+	store: StaticDataStore,
+	req: IncomingMessage,
+	res: ServerResponse,
+): Promise<WebhookCall> {
 	const rawBody = await readBody(req);
 	if (!parseLikeN8n(req, rawBody)) {
 		answer(res, 422, { code: 422, message: 'Failed to parse request body' });
@@ -258,15 +290,33 @@ async function handle(setup: WebhookSetup, store: StaticDataStore, req: Incoming
 		invocation = await invokeWebhook({ ...setup, staticData: store }, req, res);
 	} catch (error) {
 		answer(res, 500, { message: 'Workflow Webhook Error: Workflow could not be started!' });
-		return { status: 500, answeredByNode: false, executionRecordedBeforeAnswer: false, rawBody, error };
+		return {
+			status: 500,
+			answeredByNode: false,
+			executionRecordedBeforeAnswer: false,
+			rawBody,
+			error,
+		};
 	}
 	const { result, workflow } = invocation;
 	const answeredByNode = res.writableEnded;
-	const call: WebhookCall = { status: 0, answeredByNode, executionRecordedBeforeAnswer: false, rawBody, result };
+	const call: WebhookCall = {
+		status: 0,
+		answeredByNode,
+		executionRecordedBeforeAnswer: false,
+		rawBody,
+		result,
+	};
 	if (result.noWebhookResponse === true || !result.workflowData) {
 		saveStaticData(store, workflow);
 		if (result.noWebhookResponse !== true) {
-			answer(res, 200, result.webhookResponse !== undefined ? result.webhookResponse : { message: 'Webhook call received' });
+			answer(
+				res,
+				200,
+				result.webhookResponse !== undefined
+					? result.webhookResponse
+					: { message: 'Webhook call received' },
+			);
 		}
 	} else {
 		// The execution is created (n8n's WorkflowRunner.run) before the static data is saved and the answer sent.
@@ -308,7 +358,13 @@ export async function startWebhookListener(setup: WebhookSetup): Promise<Webhook
 		void handle(setup, staticData, req, res)
 			.catch((error: unknown): WebhookCall => {
 				answer(res, 500, { message: 'Test listener failed' });
-				return { status: 500, answeredByNode: false, executionRecordedBeforeAnswer: false, rawBody: Buffer.alloc(0), error };
+				return {
+					status: 500,
+					answeredByNode: false,
+					executionRecordedBeforeAnswer: false,
+					rawBody: Buffer.alloc(0),
+					error,
+				};
 			})
 			.then((call) => {
 				calls.push(call);
@@ -335,7 +391,9 @@ export async function startWebhookListener(setup: WebhookSetup): Promise<Webhook
 				};
 				const timer = setTimeout(() => {
 					changes.off('call', check);
-					reject(new Error(`Timed out waiting for ${count} webhook calls (${calls.length} received)`));
+					reject(
+						new Error(`Timed out waiting for ${count} webhook calls (${calls.length} received)`),
+					);
 				}, timeoutMs);
 				changes.on('call', check);
 				check();

@@ -38,7 +38,12 @@ export function packageTypeName(type: string): string {
 export function packageNode(
 	type: string,
 	parameters: INode['parameters'],
-	options: { name?: string; continueOnFail?: boolean; credentials?: string[]; typeVersion?: number } = {},
+	options: {
+		name?: string;
+		continueOnFail?: boolean;
+		credentials?: string[];
+		typeVersion?: number;
+	} = {},
 ): INode {
 	const node: INode = {
 		id: `node-${++nodeId}`,
@@ -51,7 +56,10 @@ export function packageNode(
 	if (options.continueOnFail) node.onError = 'continueRegularOutput';
 	if (options.credentials) {
 		node.credentials = Object.fromEntries(
-			options.credentials.map((credentialType) => [credentialType, { id: credentialType, name: credentialType }]),
+			options.credentials.map((credentialType) => [
+				credentialType,
+				{ id: credentialType, name: credentialType },
+			]),
 		);
 	}
 	return node;
@@ -117,7 +125,11 @@ export interface WorkflowRun {
  */
 export async function runWorkflow(
 	definition: TestWorkflow,
-	options: { credentials?: Credentials; input?: INodeExecutionData[]; mode?: WorkflowExecuteMode } = {},
+	options: {
+		credentials?: Credentials;
+		input?: INodeExecutionData[];
+		mode?: WorkflowExecuteMode;
+	} = {},
 ): Promise<WorkflowRun> {
 	const types = await loadPackageTypes();
 	const mode = options.mode ?? 'manual';

@@ -35,7 +35,9 @@ export function withSandbox(options: SandboxOptions = {}): Sandbox {
 			if (current) return Reflect.get(current, key) as unknown;
 			// Promise and inspection probes must not throw.
 			if (typeof key === 'symbol' || key === 'then') return undefined;
-			throw new Error(`sandbox.${key} was read outside a test: the sandbox runs from beforeAll to afterAll`);
+			throw new Error(
+				`sandbox.${key} was read outside a test: the sandbox runs from beforeAll to afterAll`,
+			);
 		},
 	});
 }
@@ -43,7 +45,10 @@ export function withSandbox(options: SandboxOptions = {}): Sandbox {
 export { sandboxCredentials };
 
 /** The requests one service received, in order. */
-export function requestsTo(sandbox: Sandbox, service: RecordedRequest['service']): RecordedRequest[] {
+export function requestsTo(
+	sandbox: Sandbox,
+	service: RecordedRequest['service'],
+): RecordedRequest[] {
 	return sandbox.requests.filter((request) => request.service === service);
 }
 
@@ -69,14 +74,20 @@ export function callsTo(sandbox: Sandbox, service: RecordedRequest['service']): 
  * What a service of the sandbox answers to a GET below its base URL, read directly with the
  * demo credentials (performance: the read-write token); the read is left out of the recorded requests.
  */
-export async function serviceAnswer(sandbox: Sandbox, service: RecordedRequest['service'], path: string): Promise<unknown> {
+export async function serviceAnswer(
+	sandbox: Sandbox,
+	service: RecordedRequest['service'],
+	path: string,
+): Promise<unknown> {
 	const credentials = sandboxCredentials(sandbox);
 	const [baseUrl, secret] =
 		service === 'performance'
 			? [credentials.performanceServiceApi.baseUrl, credentials.performanceServiceApi.apiToken]
 			: [credentials.securityServiceApi.baseUrl, credentials.securityServiceApi.apiKey];
 	const recorded = sandbox.requests.length;
-	const response = await fetch(`${baseUrl}${path}`, { headers: { authorization: `Bearer ${secret}` } });
+	const response = await fetch(`${baseUrl}${path}`, {
+		headers: { authorization: `Bearer ${secret}` },
+	});
 	const body: unknown = await response.json();
 	sandbox.requests.splice(recorded);
 	return body;

@@ -17,7 +17,12 @@ afterEach(() => {
 
 function countReads(): { types: string[] } {
 	const reads = { types: [] as string[] };
-	TestCredentialsHelper.prototype.getDecrypted = async function (additionalData, details, type, ...rest) {
+	TestCredentialsHelper.prototype.getDecrypted = async function (
+		additionalData,
+		details,
+		type,
+		...rest
+	) {
 		reads.types.push(type);
 		return await original.call(this, additionalData, details, type, ...rest);
 	};
@@ -29,22 +34,38 @@ const items = (count: number) => Array.from({ length: count }, (_, n) => ({ n })
 describe('the credential is read once per execution', () => {
 	it('Performance Service: 20 items, 20 requests, one read', async () => {
 		const reads = countReads();
-		const result = await runNode('performanceService', { resource: 'site', operation: 'get', siteId: byId('site_1') }, { sandbox, items: items(20) });
+		const result = await runNode(
+			'performanceService',
+			{ resource: 'site', operation: 'get', siteId: byId('site_1') },
+			{ sandbox, items: items(20) },
+		);
 
 		expect(result.json).toHaveLength(20);
 		expect(requestsTo(sandbox, 'performance')).toHaveLength(20);
-		expect(requestsTo(sandbox, 'performance').every((request) => request.headers.authorization === `Bearer ${sandbox.tokens.readWrite}`)).toBe(true);
+		expect(
+			requestsTo(sandbox, 'performance').every(
+				(request) => request.headers.authorization === `Bearer ${sandbox.tokens.readWrite}`,
+			),
+		).toBe(true);
 		expect(reads.types).toEqual(['performanceServiceApi']);
 	});
 
 	it('Security Service: Return All over several pages for 3 items, one read', async () => {
 		sandbox.setOptions({ securityListShape: 'paginated' });
 		const reads = countReads();
-		const result = await runNode('securityService', { resource: 'threat', operation: 'getAll', returnAll: true }, { sandbox, items: items(3) });
+		const result = await runNode(
+			'securityService',
+			{ resource: 'threat', operation: 'getAll', returnAll: true },
+			{ sandbox, items: items(3) },
+		);
 
 		expect(result.error).toBeUndefined();
 		expect(requestsTo(sandbox, 'security').length).toBeGreaterThan(3);
-		expect(requestsTo(sandbox, 'security').every((request) => request.headers.authorization === `Bearer ${sandbox.securityKey}`)).toBe(true);
+		expect(
+			requestsTo(sandbox, 'security').every(
+				(request) => request.headers.authorization === `Bearer ${sandbox.securityKey}`,
+			),
+		).toBe(true);
 		expect(reads.types).toEqual(['securityServiceApi']);
 	});
 });

@@ -35,6 +35,9 @@ describe('execution harness', () => {
 			{ status: 'ok', path: '/v1/system' },
 		]);
 		expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
-		expect(seen.map((request) => request.headers.authorization)).toEqual(['Bearer tok_harness', 'Bearer tok_harness']);
+		expect(seen.map((request) => request.headers.authorization)).toEqual([
+			'Bearer tok_harness',
+			'Bearer tok_harness',
+		]);
 	});
 });

@@ -22,7 +22,8 @@ beforeAll(async () => {
 		received.push(request.url ?? '');
 		const url = new URL(request.url ?? '/', 'http://service.invalid');
 		const page = Number(url.searchParams.get('page') ?? '1');
-		const next = loop && page === 2 ? `${baseUrl}/sites?page=1` : `${baseUrl}/sites?page=${page + 1}`;
+		const next =
+			loop && page === 2 ? `${baseUrl}/sites?page=1` : `${baseUrl}/sites?page=${page + 1}`;
 		response.writeHead(200, { 'content-type': 'application/json' });
 		response.end(JSON.stringify({ sites: [{ id: `site_${page}` }], next }));
 	});
@@ -60,7 +61,9 @@ describe('Get Many follows pages', () => {
 	it(`Return All on a list of more than ${MAX_PAGES} pages fails instead of returning it cut short`, async () => {
 		const { error } = await getMany({ returnAll: true });
 
-		expect(error?.message).toBe(`The list of sites has more than ${MAX_PAGES} pages; stopped after ${MAX_PAGES} records`);
+		expect(error?.message).toBe(
+			`The list of sites has more than ${MAX_PAGES} pages; stopped after ${MAX_PAGES} records`,
+		);
 		expect(error?.description).toBe(
 			'Turn off Return All and set a Limit, or narrow the list with a filter (Query Parameters), so that it fits.',
 		);

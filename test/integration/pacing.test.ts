@@ -3,7 +3,14 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import { forgetPacers, planClock } from '../../nodes/shared/pacing/pacers.ts';
 import { byId, reasonOf, runNode } from '../harness/runNode.ts';
-import { chain, itemsNode, packageNode, runWorkflow, startNode, type WorkflowRun } from '../harness/runWorkflow.ts';
+import {
+	chain,
+	itemsNode,
+	packageNode,
+	runWorkflow,
+	startNode,
+	type WorkflowRun,
+} from '../harness/runWorkflow.ts';
 import { requestsTo, sandboxCredentials, withSandbox } from '../harness/sandbox.ts';
 import type { RecordedRequest } from '../sandbox/index.ts';
 
@@ -22,10 +29,14 @@ beforeEach(() => forgetPacers());
 const health: INodeParameters = { resource: 'system', operation: 'getHealth' };
 const items = (count: number) => Array.from({ length: count }, (_, n) => ({ n }));
 const statuses = (requests: RecordedRequest[]) => requests.map((request) => request.status);
-const refused = (requests: RecordedRequest[]) => requests.filter((request) => request.status === 429).length;
+const refused = (requests: RecordedRequest[]) =>
+	requests.filter((request) => request.status === 429).length;
 
 function performanceNode(name: string, parameters: INodeParameters): INode {
-	return packageNode('performanceService', parameters, { name, credentials: ['performanceServiceApi'] });
+	return packageNode('performanceService', parameters, {
+		name,
+		credentials: ['performanceServiceApi'],
+	});
 }
 
 function outputCount(run: WorkflowRun, name: string): number {
@@ -40,7 +51,9 @@ describe('performance service: one pace per token from X-RateLimit-*', () => {
 
 		expect(result.error).toBeUndefined();
 		expect(result.json.map((json) => json.status)).toEqual(Array.from({ length: 13 }, () => 'ok'));
-		expect(result.items.map((item) => item.pairedItem)).toEqual(items(13).map((_, item) => ({ item })));
+		expect(result.items.map((item) => item.pairedItem)).toEqual(
+			items(13).map((_, item) => ({ item })),
+		);
 		const requests = requestsTo(sandbox, 'performance');
 		expect(statuses(requests)).toEqual(Array.from({ length: 13 }, () => 200));
 	});
@@ -48,7 +61,11 @@ describe('performance service: one pace per token from X-RateLimit-*', () => {
 	it('shares the pace between two nodes of one workflow', async () => {
 		sandbox.setOptions({ limits: { requestsPerMinute: 5 } });
 		const first = performanceNode('First', health);
-		const second = performanceNode('Second', { resource: 'site', operation: 'get', siteId: byId('site_1') });
+		const second = performanceNode('Second', {
+			resource: 'site',
+			operation: 'get',
+			siteId: byId('site_1'),
+		});
 		const run = await runWorkflow(chain(startNode(), itemsNode(items(5)), first, second), {
 			credentials: sandboxCredentials(sandbox),
 		});
@@ -66,7 +83,8 @@ describe('performance service: one pace per token from X-RateLimit-*', () => {
 
 	it('shares the pace between two executions running at the same time', async () => {
 		sandbox.setOptions({ limits: { requestsPerMinute: 6 } });
-		const workflow = (name: string) => chain(startNode(), itemsNode(items(9)), performanceNode(name, health));
+		const workflow = (name: string) =>
+			chain(startNode(), itemsNode(items(9)), performanceNode(name, health));
 		const credentials = sandboxCredentials(sandbox);
 		const [a, b] = await Promise.all([
 			runWorkflow(workflow('A'), { credentials }),
@@ -83,19 +101,29 @@ describe('performance service: one pace per token from X-RateLimit-*', () => {
 	it('fails an item at once, without sending it, when the spent window frees later than the node waits', async () => {
 		// Half speed: the service's minute lasts two real minutes, beyond the 65 s the node waits.
 		sandbox.setOptions({ timeScale: 0.5, limits: { requestsPerMinute: 2 } });
-		const result = await runNode('performanceService', health, { sandbox, items: items(3), continueOnFail: true });
+		const result = await runNode('performanceService', health, {
+			sandbox,
+			items: items(3),
+			continueOnFail: true,
+		});
 
 		expect(result.json.slice(0, 2).map((json) => json.status)).toEqual(['ok', 'ok']);
 		expect(reasonOf(result.json[2].error as string)).toBe('rate_limited');
 		expect(result.json[2].errorDescription).toMatch(/did not send the request/);
-		expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		expect(result.items.map((item) => item.pairedItem)).toEqual([
+			{ item: 0 },
+			{ item: 1 },
+			{ item: 2 },
+		]);
 		expect(statuses(requestsTo(sandbox, 'performance'))).toEqual([200, 200]);
 	});
 
 	it('still recovers through the 429 backstop when another process spent the window', async () => {
 		sandbox.setOptions({ limits: { requestsPerMinute: 3 } });
 		for (let index = 0; index < 3; index++) {
-			await fetch(`${sandbox.performanceUrl}/system`, { headers: { authorization: `Bearer ${sandbox.tokens.readWrite}` } });
+			await fetch(`${sandbox.performanceUrl}/system`, {
+				headers: { authorization: `Bearer ${sandbox.tokens.readWrite}` },
+			});
 		}
 		const result = await runNode('performanceService', health, { sandbox, items: items(4) });
 
@@ -108,7 +136,12 @@ describe('performance service: one pace per token from X-RateLimit-*', () => {
 });
 
 describe('security service: the credential plan', () => {
-	const listSites: INodeParameters = { resource: 'site', operation: 'getAll', returnAll: false, limit: 1 };
+	const listSites: INodeParameters = {
+		resource: 'site',
+		operation: 'getAll',
+		returnAll: false,
+		limit: 1,
+	};
 	const runSecurity = (plan: string, count: number) =>
 		runNode('securityService', listSites, { sandbox, credentials: { plan }, items: items(count) });
 
@@ -146,7 +179,10 @@ describe('security service: the credential plan', () => {
 	});
 
 	it('lets rate-limit headers win over the plan when the service sends them', async () => {
-		sandbox.setOptions({ securityRateLimitHeaders: true, limits: { securityRequestsPerMinute: 4 } });
+		sandbox.setOptions({
+			securityRateLimitHeaders: true,
+			limits: { securityRequestsPerMinute: 4 },
+		});
 		const result = await runSecurity('agency', 10);
 
 		expect(result.error).toBeUndefined();

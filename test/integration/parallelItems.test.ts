@@ -32,12 +32,24 @@ describe('items in parallel (default)', () => {
 	it('keeps output order, pairing and Continue On Fail when answers come back out of order', async () => {
 		// The first request of a credential goes alone (it tells whether the service sends
 		// rate-limit headers); the third item then answers last, after the items sent with it.
-		sandbox.setFault({ service: 'performance', method: 'GET', path: '/sites/site_2', kind: 'slow', delayMs: SLOW_MS, times: 1 });
-		const result = await run(siteGet(), { items: MIXED.map((site) => ({ site })), continueOnFail: true });
+		sandbox.setFault({
+			service: 'performance',
+			method: 'GET',
+			path: '/sites/site_2',
+			kind: 'slow',
+			delayMs: SLOW_MS,
+			times: 1,
+		});
+		const result = await run(siteGet(), {
+			items: MIXED.map((site) => ({ site })),
+			continueOnFail: true,
+		});
 
 		expect(result.error).toBeUndefined();
 		expect(result.items.map((item) => item.pairedItem)).toEqual(MIXED.map((_, item) => ({ item })));
-		expect(result.json.map((json) => json.id ?? reasonOf(json.error as string) ?? json.error)).toEqual([
+		expect(
+			result.json.map((json) => json.id ?? reasonOf(json.error as string) ?? json.error),
+		).toEqual([
 			'site_1',
 			'not_found',
 			'site_2',
@@ -52,7 +64,9 @@ describe('items in parallel (default)', () => {
 
 		const paths = requestsTo(sandbox, 'performance').map((request) => request.path);
 		expect([...paths].sort()).toEqual(
-			['site_1', 'site_9', 'site_2', 'site_3', 'site_8', 'site_4', 'site_1'].map((site) => `/sites/${site}`).sort(),
+			['site_1', 'site_9', 'site_2', 'site_3', 'site_8', 'site_4', 'site_1']
+				.map((site) => `/sites/${site}`)
+				.sort(),
 		);
 		const slowStartedAt = arrivalOf('/sites/site_2');
 		for (const site of ['site_9', 'site_3', 'site_8', 'site_4']) {
@@ -62,7 +76,14 @@ describe('items in parallel (default)', () => {
 
 	it("fails the node with the first failing item's error without Continue On Fail", async () => {
 		// Item 1 fails last (a slow 404); item 3 fails at once (an ID refused before any request).
-		sandbox.setFault({ service: 'performance', method: 'GET', path: '/sites/site_9', kind: 'slow', delayMs: 500, times: 1 });
+		sandbox.setFault({
+			service: 'performance',
+			method: 'GET',
+			path: '/sites/site_9',
+			kind: 'slow',
+			delayMs: 500,
+			times: 1,
+		});
 		const result = await run(siteGet(), { items: MIXED.map((site) => ({ site })) });
 
 		expect(result.status).toBe('error');
@@ -91,13 +112,20 @@ describe('items in parallel (default)', () => {
 		);
 
 		expect(result.error).toBeUndefined();
-		const counts = severities.map((severity) => result.json.filter((threat) => threat.severity === severity).length);
+		const counts = severities.map(
+			(severity) => result.json.filter((threat) => threat.severity === severity).length,
+		);
 		expect(counts[0]).toBeGreaterThan(20);
 		expect(counts[2]).toBeGreaterThan(20);
-		const expectedOrder = severities.flatMap((severity, item) => Array.from({ length: counts[item] }, () => ({ severity, item })));
-		expect(result.items.map((entry) => ({ severity: entry.json.severity, item: (entry.pairedItem as { item: number }).item }))).toEqual(
-			expectedOrder,
+		const expectedOrder = severities.flatMap((severity, item) =>
+			Array.from({ length: counts[item] }, () => ({ severity, item })),
 		);
+		expect(
+			result.items.map((entry) => ({
+				severity: entry.json.severity,
+				item: (entry.pairedItem as { item: number }).item,
+			})),
+		).toEqual(expectedOrder);
 		// Each item's pages are asked for one after the other, each only after the one before.
 		for (const severity of severities) {
 			const pages = requestsTo(sandbox, 'security')
@@ -111,7 +139,14 @@ describe('items in parallel (default)', () => {
 
 describe('Parallel Requests = 1', () => {
 	it('sends one item at a time, in input order', async () => {
-		sandbox.setFault({ service: 'performance', method: 'GET', path: '/sites/site_1', kind: 'slow', delayMs: 300, times: 1 });
+		sandbox.setFault({
+			service: 'performance',
+			method: 'GET',
+			path: '/sites/site_1',
+			kind: 'slow',
+			delayMs: 300,
+			times: 1,
+		});
 		const sites = ['site_1', 'site_2', 'site_9', 'site_3'];
 		const result = await run(siteGet({ options: { parallelRequests: 1 } }), {
 			items: sites.map((site) => ({ site })),
@@ -124,7 +159,9 @@ describe('Parallel Requests = 1', () => {
 			'not_found',
 			'site_3',
 		]);
-		expect(requestsTo(sandbox, 'performance').map((request) => request.path)).toEqual(sites.map((site) => `/sites/${site}`));
+		expect(requestsTo(sandbox, 'performance').map((request) => request.path)).toEqual(
+			sites.map((site) => `/sites/${site}`),
+		);
 		// The second item left only after the first (slow) one was answered.
 		expect(arrivalOf('/sites/site_2') - arrivalOf('/sites/site_1')).toBeGreaterThanOrEqual(300);
 	});

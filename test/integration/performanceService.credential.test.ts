@@ -7,7 +7,8 @@ import { callsTo, closedPort, withSandbox } from '../harness/sandbox.ts';
 
 const sandbox = withSandbox();
 
-const test = (baseUrl: string, apiToken: string) => testCredential('performanceServiceApi', { baseUrl, apiToken });
+const test = (baseUrl: string, apiToken: string) =>
+	testCredential('performanceServiceApi', { baseUrl, apiToken });
 
 describe('the credential test (GET <base URL>/sites)', () => {
 	it('succeeds with a valid token, sending it as a bearer token', async () => {
@@ -21,10 +22,18 @@ describe('the credential test (GET <base URL>/sites)', () => {
 	});
 
 	it('succeeds with a trailing slash on the base URL, without a double slash', async () => {
-		for (const baseUrl of [`${sandbox.performanceUrl}/`, `${sandbox.performanceUrl}//`, ` ${sandbox.performanceUrl}/ `]) {
+		for (const baseUrl of [
+			`${sandbox.performanceUrl}/`,
+			`${sandbox.performanceUrl}//`,
+			` ${sandbox.performanceUrl}/ `,
+		]) {
 			expect((await test(baseUrl, sandbox.tokens.readOnly)).status).toBe('OK');
 		}
-		expect(callsTo(sandbox, 'performance').map((call) => call.path)).toEqual(['/sites', '/sites', '/sites']);
+		expect(callsTo(sandbox, 'performance').map((call) => call.path)).toEqual([
+			'/sites',
+			'/sites',
+			'/sites',
+		]);
 	});
 
 	it('tells a bad token, a wrong base URL and an unreachable host apart', async () => {
@@ -51,7 +60,8 @@ describe('the credential test (GET <base URL>/sites)', () => {
 	it('names the missing scope for a token that may not read sites', async () => {
 		expect(await test(sandbox.performanceUrl, sandbox.tokens.noScopes)).toEqual({
 			status: 'Error',
-			message: 'The API token is valid but may not read sites: use a token with the sites:read scope.',
+			message:
+				'The API token is valid but may not read sites: use a token with the sites:read scope.',
 		});
 	});
 
@@ -69,12 +79,18 @@ describe('the credential type', () => {
 	let credential: ICredentialType;
 
 	beforeAll(async () => {
-		credential = (await loadPackageTypes()).credentials.get('performanceServiceApi') as ICredentialType;
+		credential = (await loadPackageTypes()).credentials.get(
+			'performanceServiceApi',
+		) as ICredentialType;
 	});
 
 	it('has the published fields, secrets as password fields', () => {
-		const fields = Object.fromEntries(credential.properties.map((property) => [property.name, property]));
-		expect(Object.keys(fields)).toEqual(expect.arrayContaining(['baseUrl', 'apiToken', 'webhookSigningSecret']));
+		const fields = Object.fromEntries(
+			credential.properties.map((property) => [property.name, property]),
+		);
+		expect(Object.keys(fields)).toEqual(
+			expect.arrayContaining(['baseUrl', 'apiToken', 'webhookSigningSecret']),
+		);
 		expect(fields.baseUrl.required).toBe(true);
 		expect(fields.apiToken.typeOptions?.password).toBe(true);
 		expect(fields.webhookSigningSecret.typeOptions?.password).toBe(true);

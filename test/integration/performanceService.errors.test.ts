@@ -10,11 +10,18 @@ const run = (parameters: INodeParameters, options: RunNodeOptions = {}) =>
 	runNode('performanceService', parameters, { sandbox, ...options });
 
 const getSite = (id: string) => ({ resource: 'site', operation: 'get', siteId: byId(id) });
-const reoptimize = (id: string) => ({ resource: 'site', operation: 'reoptimize', siteId: byId(id) });
+const reoptimize = (id: string) => ({
+	resource: 'site',
+	operation: 'reoptimize',
+	siteId: byId(id),
+});
 
 describe('service error codes', () => {
 	it('auth_invalid: a 401 NodeApiError, one request', async () => {
-		const { error } = await run({ resource: 'site', operation: 'getAll' }, { credentials: { apiToken: 'perf_revoked' } });
+		const { error } = await run(
+			{ resource: 'site', operation: 'getAll' },
+			{ credentials: { apiToken: 'perf_revoked' } },
+		);
 
 		expect(error?.name).toBe('NodeApiError');
 		expect(reasonOf(error)).toBe('auth_invalid');
@@ -25,21 +32,34 @@ describe('service error codes', () => {
 	});
 
 	it('a missing scope on Reoptimize: insufficient_scope naming audits:write', async () => {
-		const { error } = await run(reoptimize('site_1'), { credentials: { apiToken: sandbox.tokens.readOnly } });
+		const { error } = await run(reoptimize('site_1'), {
+			credentials: { apiToken: sandbox.tokens.readOnly },
+		});
 
 		expect(error?.name).toBe('NodeApiError');
 		expect(reasonOf(error)).toBe('insufficient_scope');
 		expect(error?.message).toContain('(audits:write)');
 		expect(callsTo(sandbox, 'performance')).toEqual([
-			{ method: 'POST', path: '/sites/site_1/reoptimize', query: {}, auth: `Bearer ${sandbox.tokens.readOnly}` },
+			{
+				method: 'POST',
+				path: '/sites/site_1/reoptimize',
+				query: {},
+				auth: `Bearer ${sandbox.tokens.readOnly}`,
+			},
 		]);
 	});
 
 	it('a missing scope on reads: names sites:read or audits:read', async () => {
-		const sites = await run({ resource: 'site', operation: 'getAll' }, { credentials: { apiToken: sandbox.tokens.noScopes } });
+		const sites = await run(
+			{ resource: 'site', operation: 'getAll' },
+			{ credentials: { apiToken: sandbox.tokens.noScopes } },
+		);
 		expect(reasonOf(sites.error)).toBe('insufficient_scope');
 		expect(sites.error?.message).toContain('(sites:read)');
-		const audits = await run({ resource: 'audit', operation: 'getAll' }, { credentials: { apiToken: sandbox.tokens.sitesWrite } });
+		const audits = await run(
+			{ resource: 'audit', operation: 'getAll' },
+			{ credentials: { apiToken: sandbox.tokens.sitesWrite } },
+		);
 		expect(reasonOf(audits.error)).toBe('insufficient_scope');
 		expect(audits.error?.message).toContain('(audits:read)');
 	});
@@ -55,7 +75,10 @@ describe('service error codes', () => {
 	});
 
 	it('not_found for a base URL without the version segment names the path asked for', async () => {
-		const { error } = await run({ resource: 'system', operation: 'getHealth' }, { credentials: { baseUrl: `${sandbox.origin}/performance` } });
+		const { error } = await run(
+			{ resource: 'system', operation: 'getHealth' },
+			{ credentials: { baseUrl: `${sandbox.origin}/performance` } },
+		);
 		expect(reasonOf(error)).toBe('not_found');
 		expect(error?.message).toContain('/performance/system');
 	});
@@ -64,16 +87,30 @@ describe('service error codes', () => {
 		const { error } = await run(getSite('site 1?x=#'));
 		expect(reasonOf(error)).toBe('not_found');
 		expect(error?.message).toContain('"site 1?x=#"');
-		expect(callsTo(sandbox, 'performance').map((call) => [call.path, call.query])).toEqual([['/sites/site%201%3Fx%3D%23', {}]]);
+		expect(callsTo(sandbox, 'performance').map((call) => [call.path, call.query])).toEqual([
+			['/sites/site%201%3Fx%3D%23', {}],
+		]);
 	});
 });
 
 describe('unsafe site IDs are refused before any request', () => {
-	const unsafe = ['', '   ', '..', '../site_1', 'site_1/reoptimize', 'a/b', 'site_1\\x', 'site..1', '/sites'];
+	const unsafe = [
+		'',
+		'   ',
+		'..',
+		'../site_1',
+		'site_1/reoptimize',
+		'a/b',
+		'site_1\\x',
+		'site..1',
+		'/sites',
+	];
 
 	for (const id of unsafe) {
 		it(`refuses ${JSON.stringify(id)} coming from an expression`, async () => {
-			const expected = await run(getSite('={{ $json.site }}'), { items: [{ site: id.trim() === '' ? ' ' : '../site_1' }] });
+			const expected = await run(getSite('={{ $json.site }}'), {
+				items: [{ site: id.trim() === '' ? ' ' : '../site_1' }],
+			});
 			for (const parameters of [getSite('={{ $json.site }}'), reoptimize('={{ $json.site }}')]) {
 				const { error } = await run(parameters, { items: [{ site: id }] });
 				expect(error?.name).toBe('NodeOperationError');
@@ -92,19 +129,35 @@ describe('unsafe site IDs are refused before any request', () => {
 });
 
 describe('Continue On Fail', () => {
-	const items = [{ site: 'site_1' }, { site: 'site_999' }, { site: '../site_1' }, { site: '' }, { site: 'site_2' }];
+	const items = [
+		{ site: 'site_1' },
+		{ site: 'site_999' },
+		{ site: '../site_1' },
+		{ site: '' },
+		{ site: 'site_2' },
+	];
 
 	it('puts on each failed item the error the node stops with, paired to its input, and runs the others', async () => {
-		const stoppedBy = async (site: string) => (await run(getSite('={{ $json.site }}'), { items: [{ site }] })).error;
-		const failures = { 1: await stoppedBy('site_999'), 2: await stoppedBy('../site_1'), 3: await stoppedBy('') };
+		const stoppedBy = async (site: string) =>
+			(await run(getSite('={{ $json.site }}'), { items: [{ site }] })).error;
+		const failures = {
+			1: await stoppedBy('site_999'),
+			2: await stoppedBy('../site_1'),
+			3: await stoppedBy(''),
+		};
 		sandbox.requests.length = 0;
 
 		const result = await run(getSite('={{ $json.site }}'), { items, continueOnFail: true });
 
 		expect(result.error).toBeUndefined();
-		expect(result.items.map((item) => item.pairedItem)).toEqual(items.map((_, index) => ({ item: index })));
+		expect(result.items.map((item) => item.pairedItem)).toEqual(
+			items.map((_, index) => ({ item: index })),
+		);
 		expect(result.json[0]).toMatchObject({ id: 'site_1', name: 'Acme Shop' });
-		expect(result.json[1]).toEqual({ error: failures[1]?.message, errorDescription: failures[1]?.description });
+		expect(result.json[1]).toEqual({
+			error: failures[1]?.message,
+			errorDescription: failures[1]?.description,
+		});
 		expect(reasonOf(result.json[1].error)).toBe('not_found');
 		expect(result.json[2]).toMatchObject({ error: failures[2]?.message });
 		expect(result.json[3]).toMatchObject({ error: failures[3]?.message });
@@ -134,11 +187,17 @@ describe('Continue On Fail', () => {
 	});
 
 	it('without it, the node stops at the first failed item and names it (one at a time)', async () => {
-		const result = await run({ ...getSite('={{ $json.site }}'), options: { parallelRequests: 1 } }, { items });
+		const result = await run(
+			{ ...getSite('={{ $json.site }}'), options: { parallelRequests: 1 } },
+			{ items },
+		);
 		expect(reasonOf(result.error)).toBe('not_found');
 		expect(result.error?.message).toContain('"site_999"');
 		expect(result.error?.context?.itemIndex).toBe(1);
-		expect(callsTo(sandbox, 'performance').map((call) => call.path)).toEqual(['/sites/site_1', '/sites/site_999']);
+		expect(callsTo(sandbox, 'performance').map((call) => call.path)).toEqual([
+			'/sites/site_1',
+			'/sites/site_999',
+		]);
 	});
 
 	it('without it, items in parallel fail the node with the first failed item, though later ones were sent', async () => {
@@ -147,8 +206,13 @@ describe('Continue On Fail', () => {
 		expect(result.error?.message).toContain('"site_999"');
 		expect(result.error?.context?.itemIndex).toBe(1);
 		// Each valid item at most once; the last one (site_2) may have been sent before item 1 failed.
-		const paths = callsTo(sandbox, 'performance').map((call) => call.path).sort();
-		expect(paths.filter((path) => path !== '/sites/site_2')).toEqual(['/sites/site_1', '/sites/site_999']);
+		const paths = callsTo(sandbox, 'performance')
+			.map((call) => call.path)
+			.sort();
+		expect(paths.filter((path) => path !== '/sites/site_2')).toEqual([
+			'/sites/site_1',
+			'/sites/site_999',
+		]);
 		expect(paths.length).toBeLessThanOrEqual(3);
 	});
 });
@@ -179,7 +243,11 @@ describe('transport faults give clear errors and are not retried', () => {
 	});
 
 	it('a 500 on Reoptimize is not retried: the service may have queued the work', async () => {
-		sandbox.setFault({ service: 'performance', path: '/sites/site_1/reoptimize', kind: 'status500' });
+		sandbox.setFault({
+			service: 'performance',
+			path: '/sites/site_1/reoptimize',
+			kind: 'status500',
+		});
 		const { error } = await run(reoptimize('site_1'));
 		expect(reasonOf(error)).toBe('internal_error');
 		expect(error?.httpCode).toBe('500');
@@ -211,7 +279,10 @@ describe('transport faults give clear errors and are not retried', () => {
 
 	it('an unreachable host', async () => {
 		const port = await closedPort();
-		const { error } = await run({ resource: 'system', operation: 'getHealth' }, { credentials: { baseUrl: `http://127.0.0.1:${port}/v1` } });
+		const { error } = await run(
+			{ resource: 'system', operation: 'getHealth' },
+			{ credentials: { baseUrl: `http://127.0.0.1:${port}/v1` } },
+		);
 		expect(error?.name).toBe('NodeApiError');
 		expect(reasonOf(error)).toBe('ECONNREFUSED');
 		expect(error?.message).toContain(`http://127.0.0.1:${port}`);

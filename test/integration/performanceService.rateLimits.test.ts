@@ -18,7 +18,11 @@ const run = (parameters: INodeParameters, options: RunNodeOptions = {}) =>
 	runNode('performanceService', parameters, { sandbox, ...options });
 
 const health = { resource: 'system', operation: 'getHealth' };
-const reoptimize = (id: string) => ({ resource: 'site', operation: 'reoptimize', siteId: byId(id) });
+const reoptimize = (id: string) => ({
+	resource: 'site',
+	operation: 'reoptimize',
+	siteId: byId(id),
+});
 const formats: Array<{ resetFormat: ResetFormat; retryAfter: boolean }> = [
 	{ resetFormat: 'epochSeconds', retryAfter: false },
 	{ resetFormat: 'epochMillis', retryAfter: false },
@@ -36,7 +40,9 @@ function resetInMessage(message: string | undefined): number {
 /** Another process using the same token spends the window: the node's pace cannot know that. */
 async function spendWindowElsewhere(requests: number): Promise<void> {
 	for (let index = 0; index < requests; index++) {
-		await fetch(`${sandbox.performanceUrl}/system`, { headers: { authorization: `Bearer ${sandbox.tokens.readWrite}` } });
+		await fetch(`${sandbox.performanceUrl}/system`, {
+			headers: { authorization: `Bearer ${sandbox.tokens.readWrite}` },
+		});
 	}
 }
 
@@ -52,7 +58,11 @@ describe('a 429 whose reset is near: the node waits for the reset and retries', 
 
 			expect(result.error).toBeUndefined();
 			expect(result.json.map((json) => json.status)).toEqual(['ok', 'ok', 'ok']);
-			expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+			expect(result.items.map((item) => item.pairedItem)).toEqual([
+				{ item: 0 },
+				{ item: 1 },
+				{ item: 2 },
+			]);
 			// The other process's two; the node's first request refused with 429, then after the
 			// reset the same request again and the other two, held back rather than sent into the limit.
 			expect(callsTo(sandbox, 'performance')).toEqual(
@@ -63,7 +73,9 @@ describe('a 429 whose reset is near: the node waits for the reset and retries', 
 					auth: `Bearer ${sandbox.tokens.readWrite}`,
 				})),
 			);
-			expect(requestsTo(sandbox, 'performance').map((request) => request.status)).toEqual([200, 200, 429, 200, 200, 200]);
+			expect(requestsTo(sandbox, 'performance').map((request) => request.status)).toEqual([
+				200, 200, 429, 200, 200, 200,
+			]);
 		});
 	}
 
@@ -84,7 +96,11 @@ describe('a 429 whose reset is near: the node waits for the reset and retries', 
 	});
 
 	it('gives up after a bounded number of retries and says so', async () => {
-		sandbox.setOptions({ timeScale: 60, resetFormat: 'epochMillis', limits: { requestsPerMinute: 0 } });
+		sandbox.setOptions({
+			timeScale: 60,
+			resetFormat: 'epochMillis',
+			limits: { requestsPerMinute: 0 },
+		});
 		const { error } = await run(health);
 
 		expect(error?.name).toBe('NodeApiError');
@@ -112,8 +128,12 @@ describe('a 429 whose reset is far (the per-site reoptimization hour): the item 
 			const resetAt = resetInMessage(failed.error as string);
 			const requestedAt = sandbox.requests[1].at;
 			expect(resetAt - requestedAt).toBeGreaterThan(NEAR_WAIT_LIMIT_MS);
-			expect(resetAt - requestedAt).toBeLessThanOrEqual((3_600_000 / TIME_SCALE) + 1000);
-			expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+			expect(resetAt - requestedAt).toBeLessThanOrEqual(3_600_000 / TIME_SCALE + 1000);
+			expect(result.items.map((item) => item.pairedItem)).toEqual([
+				{ item: 0 },
+				{ item: 1 },
+				{ item: 2 },
+			]);
 			// Exactly one attempt for the refused item: no retry.
 			expect(callsTo(sandbox, 'performance').map((call) => call.path)).toEqual([
 				'/sites/site_1/reoptimize',

@@ -37,7 +37,9 @@ async function getSite(typeVersion: number, parameters: INodeParameters = {}) {
 		{ name: 'Get site', credentials: ['performanceServiceApi'] },
 	);
 	node.typeVersion = typeVersion;
-	const run = await runWorkflow(chain(startNode(), node), { credentials: sandboxCredentials(sandbox) });
+	const run = await runWorkflow(chain(startNode(), node), {
+		credentials: sandboxCredentials(sandbox),
+	});
 	expect(run.nodeError('Get site')).toBeUndefined();
 	return run.output('Get site').map((item) => item.json);
 }
@@ -61,14 +63,24 @@ describe('Site → Get, node version 2 (new nodes)', () => {
 		expect((site.audits as IDataObject[]).length).toBe(4);
 		expect((site.events as IDataObject[]).length).toBe(5);
 		expect(callsTo(sandbox, 'performance')).toEqual([
-			{ method: 'GET', path: '/sites/site_1', query: {}, auth: `Bearer ${sandbox.tokens.readWrite}` },
+			{
+				method: 'GET',
+				path: '/sites/site_1',
+				query: {},
+				auth: `Bearer ${sandbox.tokens.readWrite}`,
+			},
 		]);
 	});
 
 	it('simplifies when Simplify is switched on', async () => {
 		const [simplified] = await getSite(2, { simplify: true });
 		expect(Object.keys(simplified)).toEqual(SIMPLE_GET_KEYS);
-		expect(simplified).toMatchObject({ id: 'site_1', auditCount: 4, eventCount: 5, latestScores: { mobile: 94, desktop: 98 } });
+		expect(simplified).toMatchObject({
+			id: 'site_1',
+			auditCount: 4,
+			eventCount: 5,
+			latestScores: { mobile: 94, desktop: 98 },
+		});
 	});
 
 	it('matches the version 2 output schema', async () => {
@@ -80,7 +92,14 @@ describe('Site → Get, node version 2 (new nodes)', () => {
 		}) as JsonSchema | undefined;
 		const [site] = await getSite(2);
 
-		expect(Object.keys(schema?.properties ?? {})).toEqual(['id', 'name', 'hostname', 'status', 'audits', 'events']);
+		expect(Object.keys(schema?.properties ?? {})).toEqual([
+			'id',
+			'name',
+			'hostname',
+			'status',
+			'audits',
+			'events',
+		]);
 		expect(validateJson(schema as JsonSchema, site)).toEqual([]);
 		expect(Object.keys(site).filter((key) => !(key in (schema?.properties ?? {})))).toEqual([]);
 	});
@@ -88,7 +107,12 @@ describe('Site → Get, node version 2 (new nodes)', () => {
 
 describe('output schemas of version 2', () => {
 	const schemaOf = (version: number, resource: string, operation: string) =>
-		loadOutputSchema({ nodeDir: path.join(PACKAGE_ROOT, 'nodes/PerformanceService'), version, resource, operation });
+		loadOutputSchema({
+			nodeDir: path.join(PACKAGE_ROOT, 'nodes/PerformanceService'),
+			version,
+			resource,
+			operation,
+		});
 
 	it.each([
 		['site', 'getAll'],
@@ -101,7 +125,9 @@ describe('output schemas of version 2', () => {
 	});
 
 	it('site.get: version 1 keeps the simplified schema', () => {
-		expect(Object.keys((schemaOf(1, 'site', 'get') as JsonSchema).properties ?? {})).toContain('latestScores');
+		expect(Object.keys((schemaOf(1, 'site', 'get') as JsonSchema).properties ?? {})).toContain(
+			'latestScores',
+		);
 	});
 });
 
@@ -120,7 +146,9 @@ describe('what n8n saves and fills in', () => {
 	let nodeType: INodeType;
 
 	beforeAll(async () => {
-		nodeType = (await loadPackageTypes()).nodes.get(`${PACKAGE_NAME}.performanceService`) as INodeType;
+		nodeType = (await loadPackageTypes()).nodes.get(
+			`${PACKAGE_NAME}.performanceService`,
+		) as INodeType;
 	});
 
 	it('new nodes are version 2; version 1 stays loadable', () => {
@@ -132,7 +160,14 @@ describe('what n8n saves and fills in', () => {
 	function filledIn(typeVersion: number, parameters: INodeParameters): INodeParameters | null {
 		const node = packageNode('performanceService', parameters);
 		node.typeVersion = typeVersion;
-		return NodeHelpers.getNodeParameters(nodeType.description.properties, parameters, true, false, node, nodeType.description);
+		return NodeHelpers.getNodeParameters(
+			nodeType.description.properties,
+			parameters,
+			true,
+			false,
+			node,
+			nodeType.description,
+		);
 	}
 
 	it('fills in Simplify off for Get from version 2, on for version 1, and on for Get Many in both', () => {

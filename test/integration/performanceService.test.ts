@@ -13,18 +13,32 @@ import { callsTo, serviceAnswer, withSandbox } from '../harness/sandbox.ts';
 import { PACKAGE_NAME, PACKAGE_ROOT } from '../n8n/paths.ts';
 
 const NODE_DIR = path.join(PACKAGE_ROOT, 'nodes/PerformanceService');
-const SIMPLE_SITE_KEYS = ['id', 'name', 'hostname', 'status', 'auditCount', 'latestAudit', 'latestScores'];
+const SIMPLE_SITE_KEYS = [
+	'id',
+	'name',
+	'hostname',
+	'status',
+	'auditCount',
+	'latestAudit',
+	'latestScores',
+];
 
 const sandbox = withSandbox();
 const run = (parameters: INodeParameters, options: RunNodeOptions = {}) =>
 	runNode('performanceService', parameters, { sandbox, ...options });
 
-const serviceJson = async (path: string) => (await serviceAnswer(sandbox, 'performance', path)) as IDataObject;
+const serviceJson = async (path: string) =>
+	(await serviceAnswer(sandbox, 'performance', path)) as IDataObject;
 
 describe('site: Get Many', () => {
 	it('returns one raw item per site with Return All and Simplify off', async () => {
 		const { sites } = (await serviceJson('/sites')) as { sites: IDataObject[] };
-		const result = await run({ resource: 'site', operation: 'getAll', returnAll: true, simplify: false });
+		const result = await run({
+			resource: 'site',
+			operation: 'getAll',
+			returnAll: true,
+			simplify: false,
+		});
 
 		expect(result.error).toBeUndefined();
 		expect(result.json).toEqual(sites);
@@ -95,7 +109,12 @@ describe('site: Get', () => {
 			'site.added',
 		]);
 		expect(callsTo(sandbox, 'performance')).toEqual([
-			{ method: 'GET', path: '/sites/site_2', query: {}, auth: `Bearer ${sandbox.tokens.readWrite}` },
+			{
+				method: 'GET',
+				path: '/sites/site_2',
+				query: {},
+				auth: `Bearer ${sandbox.tokens.readWrite}`,
+			},
 		]);
 	});
 
@@ -132,7 +151,10 @@ describe('site: Get', () => {
 		);
 		expect(result.json.map((site) => site.id)).toEqual(['site_3', 'site_1']);
 		expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
-		expect(callsTo(sandbox, 'performance').map((call) => call.path)).toEqual(['/sites/site_3', '/sites/site_1']);
+		expect(callsTo(sandbox, 'performance').map((call) => call.path)).toEqual([
+			'/sites/site_3',
+			'/sites/site_1',
+		]);
 	});
 });
 
@@ -142,7 +164,12 @@ describe('site: Reoptimize', () => {
 
 		expect(result.json).toEqual([{ ok: true, queued: 4, siteId: 'site_1' }]);
 		expect(callsTo(sandbox, 'performance')).toEqual([
-			{ method: 'POST', path: '/sites/site_1/reoptimize', query: {}, auth: `Bearer ${sandbox.tokens.readWrite}` },
+			{
+				method: 'POST',
+				path: '/sites/site_1/reoptimize',
+				query: {},
+				auth: `Bearer ${sandbox.tokens.readWrite}`,
+			},
 		]);
 		expect(sandbox.requests[0].body).toBe('');
 	});
@@ -156,7 +183,12 @@ describe('audit: Get Many', () => {
 		expect(result.json).toEqual(audits);
 		expect(result.json).toHaveLength(5);
 		expect(callsTo(sandbox, 'performance')).toEqual([
-			{ method: 'GET', path: '/audits-list', query: { limit: '5' }, auth: `Bearer ${sandbox.tokens.readWrite}` },
+			{
+				method: 'GET',
+				path: '/audits-list',
+				query: { limit: '5' },
+				auth: `Bearer ${sandbox.tokens.readWrite}`,
+			},
 		]);
 	});
 
@@ -170,9 +202,14 @@ describe('audit: Get Many', () => {
 describe('system: Get Health', () => {
 	it('returns the health object', async () => {
 		const before = Date.now();
-		const result = await run({ resource: 'system', operation: 'getHealth' }, { credentials: { apiToken: sandbox.tokens.readOnly } });
+		const result = await run(
+			{ resource: 'system', operation: 'getHealth' },
+			{ credentials: { apiToken: sandbox.tokens.readOnly } },
+		);
 		const time = String(result.json[0]?.time);
-		expect(result.json).toEqual([{ status: 'ok', version: '1.4.2', queue: { pending: 0, running: 0 }, time }]);
+		expect(result.json).toEqual([
+			{ status: 'ok', version: '1.4.2', queue: { pending: 0, running: 0 }, time },
+		]);
 		// The service's clock at the time of the request.
 		expect(new Date(time).toISOString()).toBe(time);
 		expect(Date.parse(time)).toBeGreaterThanOrEqual(before);
@@ -187,7 +224,12 @@ describe('a trailing slash on the base URL', () => {
 	const operations = [
 		{ resource: 'site', operation: 'getAll', path: '/sites' },
 		{ resource: 'site', operation: 'get', siteId: byId('site_1'), path: '/sites/site_1' },
-		{ resource: 'site', operation: 'reoptimize', siteId: byId('site_2'), path: '/sites/site_2/reoptimize' },
+		{
+			resource: 'site',
+			operation: 'reoptimize',
+			siteId: byId('site_2'),
+			path: '/sites/site_2/reoptimize',
+		},
 		{ resource: 'audit', operation: 'getAll', path: '/audits-list' },
 		{ resource: 'system', operation: 'getHealth', path: '/system' },
 	];
@@ -196,7 +238,9 @@ describe('a trailing slash on the base URL', () => {
 		it(`does not double the slash in any request path (base URL ending in "${suffix}")`, async () => {
 			for (const { path: expectedPath, ...parameters } of operations) {
 				sandbox.requests.length = 0;
-				const result = await run(parameters, { credentials: { baseUrl: `${sandbox.performanceUrl}${suffix}` } });
+				const result = await run(parameters, {
+					credentials: { baseUrl: `${sandbox.performanceUrl}${suffix}` },
+				});
 				expect(result.error).toBeUndefined();
 				expect(callsTo(sandbox, 'performance').map((call) => call.path)).toEqual([expectedPath]);
 			}
@@ -205,7 +249,11 @@ describe('a trailing slash on the base URL', () => {
 });
 
 describe('the site list search', () => {
-	const search = (filter?: string, baseUrl = sandbox.performanceUrl, token = sandbox.tokens.readOnly) =>
+	const search = (
+		filter?: string,
+		baseUrl = sandbox.performanceUrl,
+		token = sandbox.tokens.readOnly,
+	) =>
 		runListSearch({
 			nodeType: 'performanceService',
 			method: 'searchSites',
@@ -230,7 +278,9 @@ describe('the site list search', () => {
 
 	it('filters on the name or the hostname, ignoring case', async () => {
 		expect((await search('SHOP')).results.map((result) => result.value)).toEqual(['site_1']);
-		expect((await search('docs.example')).results.map((result) => result.value)).toEqual(['site_3']);
+		expect((await search('docs.example')).results.map((result) => result.value)).toEqual([
+			'site_3',
+		]);
 		expect((await search('  micro ')).results.map((result) => result.value)).toEqual(['site_4']);
 		expect((await search('no such site')).results).toEqual([]);
 	});
@@ -241,7 +291,9 @@ describe('the site list search', () => {
 	});
 
 	it('explains a rejected token', async () => {
-		const error: unknown = await search('', sandbox.performanceUrl, 'perf_wrong').catch((caught: unknown) => caught);
+		const error: unknown = await search('', sandbox.performanceUrl, 'perf_wrong').catch(
+			(caught: unknown) => caught,
+		);
 		expect(error).toBeInstanceOf(Error);
 		expect(reasonOf(error)).toBe('auth_invalid');
 	});
@@ -259,7 +311,9 @@ describe('output schemas', () => {
 
 	for (const { resource, operation, parameters } of cases) {
 		it(`${resource}.${operation}: n8n finds the schema and the default output matches it`, async () => {
-			const schema = loadOutputSchema({ nodeDir: NODE_DIR, version: 1, resource, operation }) as JsonSchema | undefined;
+			const schema = loadOutputSchema({ nodeDir: NODE_DIR, version: 1, resource, operation }) as
+				| JsonSchema
+				| undefined;
 			expect(schema).toBeDefined();
 			expect(Object.keys(schema?.properties ?? {}).length).toBeGreaterThan(0);
 
@@ -295,30 +349,48 @@ describe('node description', () => {
 					(option) => `${candidate.displayOptions?.show?.resource?.[0]}.${option.value}`,
 				),
 			);
-		expect(operations.sort()).toEqual(['audit.getAll', 'site.get', 'site.getAll', 'site.reoptimize', 'system.getHealth']);
+		expect(operations.sort()).toEqual([
+			'audit.getAll',
+			'site.get',
+			'site.getAll',
+			'site.reoptimize',
+			'system.getHealth',
+		]);
 	});
 
 	it('is usable as a tool, with a subtitle, light and dark icons and a codex file', () => {
 		expect(node.description.usableAsTool).toBe(true);
-		expect(node.description.subtitle).toBe('={{$parameter["operation"] + ": " + $parameter["resource"]}}');
+		expect(node.description.subtitle).toBe(
+			'={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		);
 		const icon = node.description.icon as { light: string; dark: string };
-		for (const file of [icon.light, icon.dark]) expect(existsSync(path.join(NODE_DIR, file.replace(/^file:/, '')))).toBe(true);
+		for (const file of [icon.light, icon.dark])
+			expect(existsSync(path.join(NODE_DIR, file.replace(/^file:/, '')))).toBe(true);
 
-		const codex = JSON.parse(readFileSync(path.join(NODE_DIR, 'PerformanceService.node.json'), 'utf8')) as {
+		const codex = JSON.parse(
+			readFileSync(path.join(NODE_DIR, 'PerformanceService.node.json'), 'utf8'),
+		) as {
 			node: string;
 			categories: string[];
-			resources: { primaryDocumentation: Array<{ url: string }>; credentialDocumentation: Array<{ url: string }> };
+			resources: {
+				primaryDocumentation: Array<{ url: string }>;
+				credentialDocumentation: Array<{ url: string }>;
+			};
 		};
 		expect(codex.node).toBe(`${PACKAGE_NAME}.performanceService`);
 		expect(codex.categories).toEqual(expect.arrayContaining(['Analytics', 'Development']));
 		expect(codex.resources.primaryDocumentation[0].url).toMatch(/#performance-service$/);
-		expect(codex.resources.credentialDocumentation[0].url).toMatch(/#performance-service-api-credential$/);
+		expect(codex.resources.credentialDocumentation[0].url).toMatch(
+			/#performance-service-api-credential$/,
+		);
 	});
 
 	it('describes every operation for tools', () => {
 		const options = node.description.properties
 			.filter((p) => p.name === 'operation')
-			.flatMap((candidate) => candidate.options as Array<{ action?: string; description?: string }>);
+			.flatMap(
+				(candidate) => candidate.options as Array<{ action?: string; description?: string }>,
+			);
 		expect(options.map((option) => option.action).sort()).toEqual([
 			'Get a site',
 			'Get many audits',
@@ -342,7 +414,8 @@ describe('node description', () => {
 	it('has Return All and Limit on site Get Many and a 1-100 Limit on audit Get Many', () => {
 		expect(property('returnAll', 'getAll')?.displayOptions?.show?.resource).toEqual(['site']);
 		const auditLimit = node.description.properties.find(
-			(candidate) => candidate.name === 'limit' && candidate.displayOptions?.show?.resource?.includes('audit'),
+			(candidate) =>
+				candidate.name === 'limit' && candidate.displayOptions?.show?.resource?.includes('audit'),
 		);
 		expect(auditLimit).toMatchObject({ default: 50, typeOptions: { minValue: 1, maxValue: 100 } });
 	});

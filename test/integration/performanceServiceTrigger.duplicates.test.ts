@@ -1,10 +1,25 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
-import { forgetProcessMemory, MAX_STARTED_EVENTS, STATIC_DATA_FIELD } from '../../nodes/PerformanceServiceTrigger/startedEvents.ts';
-import { epochSeconds, eventBody, postDelivery, sign, type DeliveryAnswer } from '../harness/deliveries.ts';
+import {
+	forgetProcessMemory,
+	MAX_STARTED_EVENTS,
+	STATIC_DATA_FIELD,
+} from '../../nodes/PerformanceServiceTrigger/startedEvents.ts';
+import {
+	epochSeconds,
+	eventBody,
+	postDelivery,
+	sign,
+	type DeliveryAnswer,
+} from '../harness/deliveries.ts';
 import { packageNode } from '../harness/runWorkflow.ts';
-import { startWebhookListener, type StaticDataStore, type WebhookListener, type WebhookSetup } from '../harness/runWebhook.ts';
+import {
+	startWebhookListener,
+	type StaticDataStore,
+	type WebhookListener,
+	type WebhookSetup,
+} from '../harness/runWebhook.ts';
 
 const SECRET = 'whsec_dedupe_7c2e91b04f3a';
 const TRIGGER = 'Performance Service Trigger';
@@ -24,11 +39,18 @@ afterAll(async () => {
 });
 
 function setupFor(parameters: INodeParameters = {}, staticData?: StaticDataStore): WebhookSetup {
-	const trigger = packageNode('performanceServiceTrigger', parameters, { name: TRIGGER, credentials: ['performanceServiceApi'] });
+	const trigger = packageNode('performanceServiceTrigger', parameters, {
+		name: TRIGGER,
+		credentials: ['performanceServiceApi'],
+	});
 	return {
 		workflow: { nodes: [trigger], connections: {} },
 		credentials: {
-			performanceServiceApi: { baseUrl: 'http://127.0.0.1:9/v1', apiToken: 'tok_unused', webhookSigningSecret: SECRET },
+			performanceServiceApi: {
+				baseUrl: 'http://127.0.0.1:9/v1',
+				apiToken: 'tok_unused',
+				webhookSigningSecret: SECRET,
+			},
 		},
 		staticData,
 	};
@@ -50,7 +72,8 @@ function startedIds(listener: WebhookListener): unknown[] {
 }
 
 function storedEvents(store: StaticDataStore): IDataObject {
-	return ((store.saved[STATIC_KEY] as IDataObject | undefined)?.[STATIC_DATA_FIELD] ?? {}) as IDataObject;
+	return ((store.saved[STATIC_KEY] as IDataObject | undefined)?.[STATIC_DATA_FIELD] ??
+		{}) as IDataObject;
 }
 
 describe('Performance Service Trigger: one workflow per event', () => {
@@ -105,7 +128,9 @@ describe('Performance Service Trigger: one workflow per event', () => {
 		const timestamp = epochSeconds();
 		const signature = sign(SECRET, timestamp, body);
 		const answering = Promise.all([
-			...Array.from({ length: 6 }, () => postDelivery(listener.url, { body, timestamp, signature })),
+			...Array.from({ length: 6 }, () =>
+				postDelivery(listener.url, { body, timestamp, signature }),
+			),
 			...Array.from({ length: 6 }, () => deliver(listener, body)),
 		]);
 		await vi.waitFor(() => expect(listener.received()).toBe(12));
@@ -157,8 +182,12 @@ describe('Performance Service Trigger: one workflow per event', () => {
 		expect(await deliver(listener, body)).toEqual(STARTED);
 		expect(await deliver(listener, body)).toEqual(DUPLICATE);
 		// The same JSON with other bytes is another body, so another event.
-		expect(await deliver(listener, '{"type":"site.added","data":{"siteId":"site_9"}} ')).toEqual(STARTED);
-		expect(await deliver(listener, '{"type":"site.added","data":{"siteId":"site_8"}}')).toEqual(STARTED);
+		expect(await deliver(listener, '{"type":"site.added","data":{"siteId":"site_9"}} ')).toEqual(
+			STARTED,
+		);
+		expect(await deliver(listener, '{"type":"site.added","data":{"siteId":"site_8"}}')).toEqual(
+			STARTED,
+		);
 		await listener.waitForCalls(4);
 		expect(listener.runs()).toHaveLength(3);
 	});
@@ -214,7 +243,10 @@ describe('Performance Service Trigger: one workflow per event', () => {
 	it(`keeps at most ${MAX_STARTED_EVENTS} events in the static data, forgetting the oldest first`, async () => {
 		const now = Math.floor(Date.now() / 1000);
 		const seeded = Object.fromEntries(
-			Array.from({ length: MAX_STARTED_EVENTS }, (_, index) => [`seed${String(index).padStart(18, '0')}`, now - 3600 + index * 0.5]),
+			Array.from({ length: MAX_STARTED_EVENTS }, (_, index) => [
+				`seed${String(index).padStart(18, '0')}`,
+				now - 3600 + index * 0.5,
+			]),
 		);
 		const store: StaticDataStore = { saved: { [STATIC_KEY]: { [STATIC_DATA_FIELD]: seeded } } };
 		const listener = await listen(setupFor({}, store));
@@ -234,17 +266,23 @@ describe('Performance Service Trigger: one workflow per event', () => {
 		const answers = [
 			await deliver(listener, unselected),
 			await postDelivery(listener.url, { body: forged, secret: 'whsec_forged' }),
-			await postDelivery(listener.url, { body: forged, secret: SECRET, timestamp: epochSeconds(-3600) }),
+			await postDelivery(listener.url, {
+				body: forged,
+				secret: SECRET,
+				timestamp: epochSeconds(-3600),
+			}),
 		];
-		expect(answers.map((answer) => [answer.status, answer.body.ignored ?? answer.body.error])).toEqual([
+		expect(
+			answers.map((answer) => [answer.status, answer.body.ignored ?? answer.body.error]),
+		).toEqual([
 			[200, 'event_not_selected'],
 			[401, 'signature_mismatch'],
 			[401, 'timestamp_too_old'],
 		]);
 		const calls = await listener.waitForCalls(3);
-		expect(calls.map((call) => [call.answeredByNode, call.executionRecordedBeforeAnswer, call.run])).toEqual(
-			calls.map(() => [true, false, undefined]),
-		);
+		expect(
+			calls.map((call) => [call.answeredByNode, call.executionRecordedBeforeAnswer, call.run]),
+		).toEqual(calls.map(() => [true, false, undefined]));
 		expect(listener.staticData.saved).toEqual({});
 		// Nothing was remembered: the genuine delivery of the rejected event starts.
 		expect(await deliver(listener, forged)).toEqual(STARTED);
@@ -252,7 +290,10 @@ describe('Performance Service Trigger: one workflow per event', () => {
 
 	it('keeps no secret, signature, id or payload in the static data: only digests and times', async () => {
 		const listener = await listen(setupFor({ options: { includeDeliveryHeaders: true } }));
-		const bodies = [eventBody('alert.opened', { url: 'https://shop.example/checkout' }), '{"type":"site.added","data":{"name":"no id"}}'];
+		const bodies = [
+			eventBody('alert.opened', { url: 'https://shop.example/checkout' }),
+			'{"type":"site.added","data":{"name":"no id"}}',
+		];
 		const signatures: string[] = [];
 		for (const body of bodies) {
 			const timestamp = epochSeconds();
@@ -262,12 +303,20 @@ describe('Performance Service Trigger: one workflow per event', () => {
 		}
 
 		const saved = JSON.stringify(listener.staticData.saved);
-		for (const text of [SECRET, JSON.parse(bodies[0]).id as string, 'shop.example', 'no id', ...signatures]) {
+		for (const text of [
+			SECRET,
+			JSON.parse(bodies[0]).id as string,
+			'shop.example',
+			'no id',
+			...signatures,
+		]) {
 			expect(saved).not.toContain(text);
 		}
 		const events = storedEvents(listener.staticData);
 		expect(Object.keys(listener.staticData.saved)).toEqual([STATIC_KEY]);
-		expect(Object.keys(listener.staticData.saved[STATIC_KEY] as IDataObject)).toEqual([STATIC_DATA_FIELD]);
+		expect(Object.keys(listener.staticData.saved[STATIC_KEY] as IDataObject)).toEqual([
+			STATIC_DATA_FIELD,
+		]);
 		expect(Object.entries(events)).toHaveLength(2);
 		for (const [digest, at] of Object.entries(events)) {
 			expect(digest).toMatch(/^[A-Za-z0-9_-]{22}$/);

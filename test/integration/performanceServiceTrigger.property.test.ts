@@ -3,17 +3,31 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { epochMillis, epochSeconds, postDelivery, sign } from '../harness/deliveries.ts';
 import { packageNode } from '../harness/runWorkflow.ts';
-import { startWebhookListener, type WebhookListener, type WebhookSetup } from '../harness/runWebhook.ts';
+import {
+	startWebhookListener,
+	type WebhookListener,
+	type WebhookSetup,
+} from '../harness/runWebhook.ts';
 
 const TRIGGER = 'Performance Service Trigger';
 
 const setup: WebhookSetup = {
 	workflow: {
-		nodes: [packageNode('performanceServiceTrigger', {}, { name: TRIGGER, credentials: ['performanceServiceApi'] })],
+		nodes: [
+			packageNode(
+				'performanceServiceTrigger',
+				{},
+				{ name: TRIGGER, credentials: ['performanceServiceApi'] },
+			),
+		],
 		connections: {},
 	},
 	credentials: {
-		performanceServiceApi: { baseUrl: 'http://127.0.0.1:9/v1', apiToken: 'tok_unused', webhookSigningSecret: '' },
+		performanceServiceApi: {
+			baseUrl: 'http://127.0.0.1:9/v1',
+			apiToken: 'tok_unused',
+			webhookSigningSecret: '',
+		},
 	},
 };
 let listener: WebhookListener;
@@ -26,17 +40,26 @@ afterAll(async () => {
 	await listener.close();
 });
 
-const secretArb = fc.string({ unit: 'binary', minLength: 1, maxLength: 40 }).filter((secret) => secret.trim() !== '');
+const secretArb = fc
+	.string({ unit: 'binary', minLength: 1, maxLength: 40 })
+	.filter((secret) => secret.trim() !== '');
 const bodyArb = fc
 	.record({
 		id: fc.uuid(),
 		type: fc.constantFrom('alert.opened', 'audit.completed', 'site.added'),
 		data: fc.dictionary(
 			fc.string({ unit: 'binary', maxLength: 10 }),
-			fc.oneof(fc.string({ unit: 'binary', maxLength: 30 }), fc.integer(), fc.boolean(), fc.constant(null)),
+			fc.oneof(
+				fc.string({ unit: 'binary', maxLength: 30 }),
+				fc.integer(),
+				fc.boolean(),
+				fc.constant(null),
+			),
 		),
 	})
-	.chain((value) => fc.constantFrom(undefined, 2, '\t', ' ').map((indent) => JSON.stringify(value, null, indent)));
+	.chain((value) =>
+		fc.constantFrom(undefined, 2, '\t', ' ').map((indent) => JSON.stringify(value, null, indent)),
+	);
 
 describe('Performance Service Trigger, property-based over HTTP', () => {
 	it('starts exactly the correctly signed deliveries and answers 401 to every other one', async () => {
@@ -63,11 +86,16 @@ describe('Performance Service Trigger, property-based over HTTP', () => {
 						const at = c.position % 64;
 						signature = `${correct.slice(0, at)}${correct[at] === 'f' ? 'e' : 'f'}${correct.slice(at + 1)}`;
 					}
-					if (c.tamper === 'timestamp') sentTimestamp = String(Number(timestamp) - 1 - (c.position % 3));
+					if (c.tamper === 'timestamp')
+						sentTimestamp = String(Number(timestamp) - 1 - (c.position % 3));
 
 					const callsBefore = listener.calls.length;
 					const runsBefore = listener.runs().length;
-					const answer = await postDelivery(listener.url, { body, timestamp: sentTimestamp, signature });
+					const answer = await postDelivery(listener.url, {
+						body,
+						timestamp: sentTimestamp,
+						signature,
+					});
 					const correctlySigned = signature === sign(c.secret, sentTimestamp, body);
 					expect(answer.status).toBe(correctlySigned ? 200 : 401);
 					await listener.waitForCalls(callsBefore + 1);

@@ -27,7 +27,10 @@ afterEach(async () => {
 	await Promise.all(listeners.splice(0).map((listener) => listener.close()));
 });
 
-async function listen(parameters: INodeParameters = {}, secrets: IDataObject = {}): Promise<WebhookListener> {
+async function listen(
+	parameters: INodeParameters = {},
+	secrets: IDataObject = {},
+): Promise<WebhookListener> {
 	const trigger = packageNode('performanceServiceTrigger', parameters, {
 		name: TRIGGER,
 		credentials: ['performanceServiceApi'],
@@ -60,12 +63,18 @@ describe('Performance Service Trigger with the sandbox delivering', () => {
 		sandbox.addWebhookEndpoint(listener.url);
 		for (const type of EVENT_TYPES) sandbox.emit(type);
 
-		const deliveries = await sandbox.waitForDeliveries((all) => accepted(all).length === EVENT_TYPES.length);
+		const deliveries = await sandbox.waitForDeliveries(
+			(all) => accepted(all).length === EVENT_TYPES.length,
+		);
 		const calls = await listener.waitForCalls(EVENT_TYPES.length);
 		expect(deliveries.map((delivery) => delivery.attempt)).toEqual(EVENT_TYPES.map(() => 1));
-		expect(calls.map((call) => [call.answeredByNode, call.executionRecordedBeforeAnswer, call.run?.run.status])).toEqual(
-			EVENT_TYPES.map(() => [false, true, 'success']),
-		);
+		expect(
+			calls.map((call) => [
+				call.answeredByNode,
+				call.executionRecordedBeforeAnswer,
+				call.run?.run.status,
+			]),
+		).toEqual(EVENT_TYPES.map(() => [false, true, 'success']));
 
 		const items = startedItems(listener);
 		expect(items.map((item) => item.type).sort()).toEqual([...EVENT_TYPES].sort());
@@ -128,7 +137,9 @@ describe('Performance Service Trigger with the sandbox delivering', () => {
 
 		await sandbox.waitForDeliveries((all) => accepted(all).length === 2);
 		await listener.waitForCalls(2);
-		const signedWith = startedItems(listener).map((item) => (item._delivery as IDataObject).signedWith);
+		const signedWith = startedItems(listener).map(
+			(item) => (item._delivery as IDataObject).signedWith,
+		);
 		expect(signedWith.sort()).toEqual(['current', 'previous']);
 	});
 
@@ -138,7 +149,9 @@ describe('Performance Service Trigger with the sandbox delivering', () => {
 		for (const type of EVENT_TYPES) sandbox.emit(type);
 
 		const deliveries = await sandbox.waitForDeliveries((all) => all.length === EVENT_TYPES.length);
-		expect(deliveries.every((delivery) => delivery.status === 200 && delivery.attempt === 1)).toBe(true);
+		expect(deliveries.every((delivery) => delivery.status === 200 && delivery.attempt === 1)).toBe(
+			true,
+		);
 		await listener.waitForCalls(EVENT_TYPES.length);
 		expect(startedItems(listener).map((item) => item.type)).toEqual(['alert.opened']);
 		expect(sandbox.endpoints()[0]).toMatchObject({ consecutiveFailures: 0, paused: false });

@@ -4,7 +4,13 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { PERFORMANCE_EVENT_TYPES as EVENT_TYPES } from '../../nodes/shared/performanceApi.ts';
 import { epochMillis, epochSeconds, eventBody, postDelivery, sign } from '../harness/deliveries.ts';
 import { packageNode, type Credentials } from '../harness/runWorkflow.ts';
-import { activateWebhook, runWebhookMethod, startWebhookListener, type WebhookListener, type WebhookSetup } from '../harness/runWebhook.ts';
+import {
+	activateWebhook,
+	runWebhookMethod,
+	startWebhookListener,
+	type WebhookListener,
+	type WebhookSetup,
+} from '../harness/runWebhook.ts';
 
 const SECRET = 'whsec_current_3c1f0a9e77d2';
 const PREVIOUS = 'whsec_previous_81b4e6d20c5a';
@@ -27,15 +33,24 @@ function credentials(fields: IDataObject = {}): Credentials {
 	};
 }
 
-function setupFor(parameters: INodeParameters = {}, credentialFields: IDataObject = {}): WebhookSetup {
+function setupFor(
+	parameters: INodeParameters = {},
+	credentialFields: IDataObject = {},
+): WebhookSetup {
 	const trigger = packageNode('performanceServiceTrigger', parameters, {
 		name: TRIGGER,
 		credentials: ['performanceServiceApi'],
 	});
-	return { workflow: { nodes: [trigger], connections: {} }, credentials: credentials(credentialFields) };
+	return {
+		workflow: { nodes: [trigger], connections: {} },
+		credentials: credentials(credentialFields),
+	};
 }
 
-async function listen(parameters: INodeParameters = {}, credentialFields: IDataObject = {}): Promise<WebhookListener> {
+async function listen(
+	parameters: INodeParameters = {},
+	credentialFields: IDataObject = {},
+): Promise<WebhookListener> {
 	const listener = await startWebhookListener(setupFor(parameters, credentialFields));
 	listeners.push(listener);
 	return listener;
@@ -52,18 +67,21 @@ describe('Performance Service Trigger: accepted deliveries', () => {
 		listener.calls.length = 0;
 	});
 
-	it.each(EVENT_TYPES)('starts the workflow with the parsed body of a %s delivery', async (type) => {
-		listener ??= await listen();
-		const body = eventBody(type, { siteId: 'site_1' });
-		const answer = await postDelivery(listener.url, { body, secret: SECRET });
-		expect(answer).toEqual({ status: 200, body: { received: true } });
+	it.each(EVENT_TYPES)(
+		'starts the workflow with the parsed body of a %s delivery',
+		async (type) => {
+			listener ??= await listen();
+			const body = eventBody(type, { siteId: 'site_1' });
+			const answer = await postDelivery(listener.url, { body, secret: SECRET });
+			expect(answer).toEqual({ status: 200, body: { received: true } });
 
-		const [call] = await listener.waitForCalls(1);
-		// Answered by n8n, not by the node, once the execution was recorded.
-		expect(call).toMatchObject({ answeredByNode: false, executionRecordedBeforeAnswer: true });
-		expect(call.run?.run.status).toBe('success');
-		expect(startedItems(listener)).toEqual([JSON.parse(body)]);
-	});
+			const [call] = await listener.waitForCalls(1);
+			// Answered by n8n, not by the node, once the execution was recorded.
+			expect(call).toMatchObject({ answeredByNode: false, executionRecordedBeforeAnswer: true });
+			expect(call.run?.run.status).toBe('success');
+			expect(startedItems(listener)).toEqual([JSON.parse(body)]);
+		},
+	);
 
 	it('verifies the exact bytes: whitespace and non-ASCII characters included', async () => {
 		listener ??= await listen();
@@ -103,7 +121,10 @@ describe('Performance Service Trigger: accepted deliveries', () => {
 		await withHeaders.waitForCalls(1);
 		const [item] = startedItems(withHeaders);
 		const delivery = item._delivery as IDataObject;
-		expect({ ...item, _delivery: undefined }).toEqual({ ...JSON.parse(body), _delivery: undefined });
+		expect({ ...item, _delivery: undefined }).toEqual({
+			...JSON.parse(body),
+			_delivery: undefined,
+		});
 		expect(delivery.signedWith).toBe('current');
 		expect(delivery.headers).toMatchObject({
 			'x-service-webhook-timestamp': timestamp,
@@ -146,7 +167,10 @@ describe('Performance Service Trigger: rejected deliveries start nothing', () =>
 	});
 
 	it('a delivery signed with the wrong secret', async () => {
-		await expectRejected({ body: eventBody('alert.opened'), secret: 'whsec_wrong' }, 'signature_mismatch');
+		await expectRejected(
+			{ body: eventBody('alert.opened'), secret: 'whsec_wrong' },
+			'signature_mismatch',
+		);
 	});
 
 	it('a signature with one character changed', async () => {
@@ -167,7 +191,10 @@ describe('Performance Service Trigger: rejected deliveries start nothing', () =>
 	});
 
 	it('a missing timestamp header', async () => {
-		await expectRejected({ body: eventBody('alert.opened'), timestamp: null, signature: 'a'.repeat(64) }, 'missing_timestamp');
+		await expectRejected(
+			{ body: eventBody('alert.opened'), timestamp: null, signature: 'a'.repeat(64) },
+			'missing_timestamp',
+		);
 	});
 
 	it('a missing signature header', async () => {
@@ -177,7 +204,10 @@ describe('Performance Service Trigger: rejected deliveries start nothing', () =>
 	it('a timestamp that is not digits', async () => {
 		const body = eventBody('alert.opened');
 		const timestamp = new Date().toISOString();
-		await expectRejected({ body, timestamp, signature: sign(SECRET, timestamp, body) }, 'malformed_timestamp');
+		await expectRejected(
+			{ body, timestamp, signature: sign(SECRET, timestamp, body) },
+			'malformed_timestamp',
+		);
 	});
 
 	it.each([
@@ -186,11 +216,18 @@ describe('Performance Service Trigger: rejected deliveries start nothing', () =>
 		['milliseconds', 'stale', epochMillis, -301, 'timestamp_too_old'],
 		['milliseconds', 'future', epochMillis, 301, 'timestamp_in_future'],
 	])('a %s timestamp that is %s', async (_unit, _kind, timestampAt, offset, error) => {
-		await expectRejected({ body: eventBody('alert.opened'), secret: SECRET, timestamp: timestampAt(offset) }, error);
+		await expectRejected(
+			{ body: eventBody('alert.opened'), secret: SECRET, timestamp: timestampAt(offset) },
+			error,
+		);
 	});
 
 	it('a correctly signed body that is not JSON (400)', async () => {
-		await expectRejected({ body: 'site added', secret: SECRET, contentType: 'text/plain' }, 'invalid_json', 400);
+		await expectRejected(
+			{ body: 'site added', secret: SECRET, contentType: 'text/plain' },
+			'invalid_json',
+			400,
+		);
 	});
 
 	it('a body over 1 MiB (413), before the signature is checked', async () => {
@@ -200,7 +237,11 @@ describe('Performance Service Trigger: rejected deliveries start nothing', () =>
 	});
 
 	it('a correctly signed JSON body that is not an object (400)', async () => {
-		await expectRejected({ body: '[{"type":"alert.opened"}]', secret: SECRET }, 'invalid_json', 400);
+		await expectRejected(
+			{ body: '[{"type":"alert.opened"}]', secret: SECRET },
+			'invalid_json',
+			400,
+		);
 	});
 });
 
@@ -211,19 +252,82 @@ describe('Performance Service Trigger: what each rejection says (the one place i
 		const body = eventBody('alert.opened');
 		const now = epochSeconds();
 		const cases: Array<[string, Parameters<typeof postDelivery>[1], number, string, string]> = [
-			[unconfigured.url, { body, secret: SECRET }, 401, 'no_signing_secret', 'No webhook signing secret is set on the credential, so no delivery is accepted.'],
-			[listener.url, { body, timestamp: null, signature: 'a'.repeat(64) }, 401, 'missing_timestamp', 'The X-Service-Webhook-Timestamp header is missing.'],
-			[listener.url, { body, signature: null }, 401, 'missing_signature', 'The X-Service-Webhook-Signature header is missing.'],
-			[listener.url, { body, timestamp: 'yesterday', signature: 'a'.repeat(64) }, 401, 'malformed_timestamp', 'The timestamp header must be 1 to 15 digits.'],
-			[listener.url, { body, timestamp: now, signature: 'A'.repeat(64) }, 401, 'malformed_signature', 'The signature header must be 64 lower-case hex digits.'],
-			[listener.url, { body, secret: 'whsec_wrong' }, 401, 'signature_mismatch', 'The signature does not match the timestamp and body.'],
-			[listener.url, { body, secret: SECRET, timestamp: epochSeconds(-301) }, 401, 'timestamp_too_old', 'The timestamp is older than the tolerance allows.'],
-			[listener.url, { body, secret: SECRET, timestamp: epochSeconds(301) }, 401, 'timestamp_in_future', 'The timestamp is further in the future than the tolerance allows.'],
-			[listener.url, { body: 'x'.repeat(1024 * 1024 + 1), secret: SECRET, contentType: 'text/plain' }, 413, 'payload_too_large', 'The body is larger than the 1 MiB a delivery may have; it was not verified.'],
-			[listener.url, { body: '[]', secret: SECRET }, 400, 'invalid_json', 'The verified body is not a JSON object.'],
+			[
+				unconfigured.url,
+				{ body, secret: SECRET },
+				401,
+				'no_signing_secret',
+				'No webhook signing secret is set on the credential, so no delivery is accepted.',
+			],
+			[
+				listener.url,
+				{ body, timestamp: null, signature: 'a'.repeat(64) },
+				401,
+				'missing_timestamp',
+				'The X-Service-Webhook-Timestamp header is missing.',
+			],
+			[
+				listener.url,
+				{ body, signature: null },
+				401,
+				'missing_signature',
+				'The X-Service-Webhook-Signature header is missing.',
+			],
+			[
+				listener.url,
+				{ body, timestamp: 'yesterday', signature: 'a'.repeat(64) },
+				401,
+				'malformed_timestamp',
+				'The timestamp header must be 1 to 15 digits.',
+			],
+			[
+				listener.url,
+				{ body, timestamp: now, signature: 'A'.repeat(64) },
+				401,
+				'malformed_signature',
+				'The signature header must be 64 lower-case hex digits.',
+			],
+			[
+				listener.url,
+				{ body, secret: 'whsec_wrong' },
+				401,
+				'signature_mismatch',
+				'The signature does not match the timestamp and body.',
+			],
+			[
+				listener.url,
+				{ body, secret: SECRET, timestamp: epochSeconds(-301) },
+				401,
+				'timestamp_too_old',
+				'The timestamp is older than the tolerance allows.',
+			],
+			[
+				listener.url,
+				{ body, secret: SECRET, timestamp: epochSeconds(301) },
+				401,
+				'timestamp_in_future',
+				'The timestamp is further in the future than the tolerance allows.',
+			],
+			[
+				listener.url,
+				{ body: 'x'.repeat(1024 * 1024 + 1), secret: SECRET, contentType: 'text/plain' },
+				413,
+				'payload_too_large',
+				'The body is larger than the 1 MiB a delivery may have; it was not verified.',
+			],
+			[
+				listener.url,
+				{ body: '[]', secret: SECRET },
+				400,
+				'invalid_json',
+				'The verified body is not a JSON object.',
+			],
 		];
 		for (const [url, delivery, status, error, message] of cases) {
-			expect(await postDelivery(url, delivery), error).toEqual({ status, body: { error, message } });
+			expect(await postDelivery(url, delivery), error).toEqual({
+				status,
+				body: { error, message },
+			});
 		}
 		expect(listener.runs()).toEqual([]);
 		expect(unconfigured.runs()).toEqual([]);
@@ -264,7 +368,11 @@ describe('Performance Service Trigger: replay window', () => {
 	])('turns the age check off with a tolerance of 0 (%s)', async (_unit, timestampAt, offset) => {
 		const listener = await listen({ options: { timestampTolerance: 0 } });
 		const timestamp = timestampAt(offset);
-		const answer = await postDelivery(listener.url, { body: eventBody('alert.opened'), secret: SECRET, timestamp });
+		const answer = await postDelivery(listener.url, {
+			body: eventBody('alert.opened'),
+			secret: SECRET,
+			timestamp,
+		});
 		expect(answer.status).toBe(200);
 		await listener.waitForCalls(1);
 		expect(listener.runs()).toHaveLength(1);
@@ -280,11 +388,18 @@ describe('Performance Service Trigger: replay window', () => {
 		expect(first).toEqual({ status: 200, body: { received: true } });
 		expect(replay).toEqual({ status: 200, body: { received: true, duplicate: true } });
 		await listener.waitForCalls(2);
-		expect(listener.calls[1]).toMatchObject({ answeredByNode: true, executionRecordedBeforeAnswer: false });
+		expect(listener.calls[1]).toMatchObject({
+			answeredByNode: true,
+			executionRecordedBeforeAnswer: false,
+		});
 		expect(listener.runs()).toHaveLength(1);
 
 		// A retry by the service is signed afresh: a new timestamp, the same event.
-		const retry = await postDelivery(listener.url, { body, secret: SECRET, timestamp: epochMillis() });
+		const retry = await postDelivery(listener.url, {
+			body,
+			secret: SECRET,
+			timestamp: epochMillis(),
+		});
 		expect(retry).toEqual({ status: 200, body: { received: true, duplicate: true } });
 		await listener.waitForCalls(3);
 		expect(listener.runs()).toHaveLength(1);
@@ -310,20 +425,34 @@ describe('Performance Service Trigger: secret rotation', () => {
 			{ options: { includeDeliveryHeaders: true } },
 			{ webhookSigningSecret: SECRET, previousWebhookSigningSecret: PREVIOUS },
 		);
-		expect((await postDelivery(listener.url, { body: eventBody('alert.opened'), secret: SECRET })).status).toBe(200);
-		expect((await postDelivery(listener.url, { body: eventBody('alert.opened'), secret: PREVIOUS })).status).toBe(200);
-		const third = await postDelivery(listener.url, { body: eventBody('alert.opened'), secret: 'whsec_unrelated' });
+		expect(
+			(await postDelivery(listener.url, { body: eventBody('alert.opened'), secret: SECRET }))
+				.status,
+		).toBe(200);
+		expect(
+			(await postDelivery(listener.url, { body: eventBody('alert.opened'), secret: PREVIOUS }))
+				.status,
+		).toBe(200);
+		const third = await postDelivery(listener.url, {
+			body: eventBody('alert.opened'),
+			secret: 'whsec_unrelated',
+		});
 		expect(third.body).toMatchObject({ error: 'signature_mismatch' });
 		await listener.waitForCalls(3);
-		expect(startedItems(listener).map((item) => (item._delivery as IDataObject).signedWith)).toEqual([
-			'current',
-			'previous',
-		]);
+		expect(
+			startedItems(listener).map((item) => (item._delivery as IDataObject).signedWith),
+		).toEqual(['current', 'previous']);
 	});
 
 	it('rejects the old secret once the previous field is cleared', async () => {
-		const listener = await listen({}, { webhookSigningSecret: SECRET, previousWebhookSigningSecret: '' });
-		const answer = await postDelivery(listener.url, { body: eventBody('alert.opened'), secret: PREVIOUS });
+		const listener = await listen(
+			{},
+			{ webhookSigningSecret: SECRET, previousWebhookSigningSecret: '' },
+		);
+		const answer = await postDelivery(listener.url, {
+			body: eventBody('alert.opened'),
+			secret: PREVIOUS,
+		});
 		expect(answer.body).toMatchObject({ error: 'signature_mismatch' });
 	});
 });
@@ -333,17 +462,22 @@ describe('Performance Service Trigger: fail closed without a signing secret', ()
 		const setup = setupFor({}, { webhookSigningSecret: '' });
 		const activation = activateWebhook(setup);
 		await expect(activation).rejects.toBeInstanceOf(NodeOperationError);
-		await expect(activation).rejects.toThrow(/"Performance Service API" credential has no Webhook Signing Secret/);
+		await expect(activation).rejects.toThrow(
+			/"Performance Service API" credential has no Webhook Signing Secret/,
+		);
 		const error = (await activation.catch((caught: unknown) => caught)) as NodeOperationError;
 		expect(error.description).toMatch(/Optimize → Integrations/);
 		await expect(runWebhookMethod(setup, 'create')).rejects.toThrow(/Webhook Signing Secret/);
-		await expect(runWebhookMethod({ ...setup, mode: 'manual' }, 'checkExists', 'manual')).rejects.toThrow(
-			/Webhook Signing Secret/,
-		);
+		await expect(
+			runWebhookMethod({ ...setup, mode: 'manual' }, 'checkExists', 'manual'),
+		).rejects.toThrow(/Webhook Signing Secret/);
 	});
 
 	it('refuses to activate with only a previous secret', async () => {
-		const setup = setupFor({}, { webhookSigningSecret: '', previousWebhookSigningSecret: PREVIOUS });
+		const setup = setupFor(
+			{},
+			{ webhookSigningSecret: '', previousWebhookSigningSecret: PREVIOUS },
+		);
 		await expect(runWebhookMethod(setup, 'checkExists')).rejects.toThrow(/Webhook Signing Secret/);
 	});
 
@@ -356,7 +490,10 @@ describe('Performance Service Trigger: fail closed without a signing secret', ()
 	});
 
 	it('rejects every delivery, signed or not, if the secret is removed after activation', async () => {
-		const listener = await listen({}, { webhookSigningSecret: '', previousWebhookSigningSecret: PREVIOUS });
+		const listener = await listen(
+			{},
+			{ webhookSigningSecret: '', previousWebhookSigningSecret: PREVIOUS },
+		);
 		for (const secret of ['', PREVIOUS]) {
 			const answer = await postDelivery(listener.url, { body: eventBody('alert.opened'), secret });
 			expect(answer).toMatchObject({ status: 401, body: { error: 'no_signing_secret' } });
@@ -373,11 +510,16 @@ describe('Performance Service Trigger: event filter', () => {
 			const answer = await postDelivery(listener.url, { body: eventBody(type), secret: SECRET });
 			expect(answer.status).toBe(200);
 			expect(answer.body).toEqual(
-				type.startsWith('alert.') ? { received: true } : { received: true, ignored: 'event_not_selected' },
+				type.startsWith('alert.')
+					? { received: true }
+					: { received: true, ignored: 'event_not_selected' },
 			);
 		}
 		await listener.waitForCalls(EVENT_TYPES.length);
-		expect(startedItems(listener).map((item) => item.type)).toEqual(['alert.opened', 'alert.resolved']);
+		expect(startedItems(listener).map((item) => item.type)).toEqual([
+			'alert.opened',
+			'alert.resolved',
+		]);
 	});
 
 	it('reads the event type from "event" when "type" is absent', async () => {
@@ -390,7 +532,10 @@ describe('Performance Service Trigger: event filter', () => {
 			body: JSON.stringify({ event: 'site.added', data: {} }),
 			secret: SECRET,
 		});
-		const untyped = await postDelivery(listener.url, { body: JSON.stringify({ data: {} }), secret: SECRET });
+		const untyped = await postDelivery(listener.url, {
+			body: JSON.stringify({ data: {} }),
+			secret: SECRET,
+		});
 		expect([selected.body, other.body, untyped.body]).toEqual([
 			{ received: true },
 			{ received: true, ignored: 'event_not_selected' },
@@ -402,7 +547,10 @@ describe('Performance Service Trigger: event filter', () => {
 
 	it('starts on every type, known or not, with "*" (the default)', async () => {
 		const listener = await listen();
-		const answer = await postDelivery(listener.url, { body: eventBody('site.removed'), secret: SECRET });
+		const answer = await postDelivery(listener.url, {
+			body: eventBody('site.removed'),
+			secret: SECRET,
+		});
 		expect(answer.body).toEqual({ received: true });
 	});
 });
@@ -412,8 +560,14 @@ describe('Performance Service Trigger: test URL', () => {
 		const setup: WebhookSetup = { ...setupFor(), mode: 'manual' };
 		const listener = await startWebhookListener(setup);
 		listeners.push(listener);
-		expect((await postDelivery(listener.url, { body: eventBody('alert.opened'), secret: 'nope' })).status).toBe(401);
-		expect((await postDelivery(listener.url, { body: eventBody('alert.opened'), secret: SECRET })).status).toBe(200);
+		expect(
+			(await postDelivery(listener.url, { body: eventBody('alert.opened'), secret: 'nope' }))
+				.status,
+		).toBe(401);
+		expect(
+			(await postDelivery(listener.url, { body: eventBody('alert.opened'), secret: SECRET }))
+				.status,
+		).toBe(200);
 		await listener.waitForCalls(2);
 		expect(listener.runs().map((run) => run.run.mode)).toEqual(['manual']);
 	});

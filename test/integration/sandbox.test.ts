@@ -83,8 +83,16 @@ function rateHeaders(response: Response): { limit: number; remaining: number; re
 	};
 }
 
-function signatureIsValid(secret: string, timestamp: string, rawBody: string, signature: string): boolean {
-	const expected = Buffer.from(createHmac('sha256', secret).update(`${timestamp}.${rawBody}`).digest('hex'), 'utf8');
+function signatureIsValid(
+	secret: string,
+	timestamp: string,
+	rawBody: string,
+	signature: string,
+): boolean {
+	const expected = Buffer.from(
+		createHmac('sha256', secret).update(`${timestamp}.${rawBody}`).digest('hex'),
+		'utf8',
+	);
 	const given = Buffer.from(signature, 'utf8');
 	return expected.length === given.length && timingSafeEqual(expected, given);
 }
@@ -111,12 +119,19 @@ describe('performance service: authentication and scopes', () => {
 		});
 		expect(refused.status).toBe(403);
 		const error = errorOf(await json(refused));
-		expect(error).toMatchObject({ code: 'insufficient_scope', required_scope: PERFORMANCE_SCOPES.auditsWrite });
+		expect(error).toMatchObject({
+			code: 'insufficient_scope',
+			required_scope: PERFORMANCE_SCOPES.auditsWrite,
+		});
 		expect(error.message).toContain(PERFORMANCE_SCOPES.auditsWrite);
 
-		const noScopes = await call(sandbox.performanceUrl, '/sites', { token: sandbox.tokens.noScopes });
+		const noScopes = await call(sandbox.performanceUrl, '/sites', {
+			token: sandbox.tokens.noScopes,
+		});
 		expect(noScopes.status).toBe(403);
-		const system = await call(sandbox.performanceUrl, '/system', { token: sandbox.tokens.noScopes });
+		const system = await call(sandbox.performanceUrl, '/system', {
+			token: sandbox.tokens.noScopes,
+		});
 		expect(system.status).toBe(200);
 		expect(await json(system)).toMatchObject({ status: 'ok', queue: { pending: 0, running: 0 } });
 	});
@@ -125,32 +140,42 @@ describe('performance service: authentication and scopes', () => {
 describe('performance service: routes', () => {
 	it('lists sites, reads one with events, lists audits and 404s unknown ids and encoded slashes', async () => {
 		const { readOnly } = sandbox.tokens;
-		const sites = (await json(await call(sandbox.performanceUrl, '/sites', { token: readOnly }))).sites as Array<
-			Record<string, unknown>
-		>;
+		const sites = (await json(await call(sandbox.performanceUrl, '/sites', { token: readOnly })))
+			.sites as Array<Record<string, unknown>>;
 		expect(sites.length).toBeGreaterThanOrEqual(3);
 		expect(Object.keys(sites[0]).sort()).toEqual(['audits', 'hostname', 'id', 'name', 'status']);
 		expect(new Set(sites.map((site) => site.status))).toContain('HEALTHY');
 		expect(sites.some((site) => site.status !== 'HEALTHY')).toBe(true);
 
-		const one = await json(await call(sandbox.performanceUrl, '/sites/site_1', { token: readOnly }));
+		const one = await json(
+			await call(sandbox.performanceUrl, '/sites/site_1', { token: readOnly }),
+		);
 		expect(one).toMatchObject({ id: 'site_1' });
 		expect(Array.isArray(one.events)).toBe(true);
 
-		const audits = await json(await call(sandbox.performanceUrl, '/audits-list?limit=3', { token: readOnly }));
+		const audits = await json(
+			await call(sandbox.performanceUrl, '/audits-list?limit=3', { token: readOnly }),
+		);
 		expect(audits.limit).toBe(3);
 		const list = audits.audits as Array<{ createdAt: string; metrics: Record<string, number> }>;
 		expect(list).toHaveLength(3);
 		expect(list[0].createdAt >= list[2].createdAt).toBe(true);
 		expect(Object.keys(list[0].metrics).sort()).toEqual(['cls', 'fcp', 'lcp', 'tbt']);
-		const outOfRange = await call(sandbox.performanceUrl, '/audits-list?limit=101', { token: readOnly });
+		const outOfRange = await call(sandbox.performanceUrl, '/audits-list?limit=101', {
+			token: readOnly,
+		});
 		expect(outOfRange.status).toBe(400);
 		expect(errorOf(await json(outOfRange)).code).toBe('invalid_request');
 
 		const missing = await call(sandbox.performanceUrl, '/sites/site_9', { token: readOnly });
 		expect(missing.status).toBe(404);
-		expect(errorOf(await json(missing))).toEqual({ code: 'not_found', message: 'Site site_9 was not found' });
-		const encoded = await call(sandbox.performanceUrl, '/sites/site_1%2Freoptimize', { token: readOnly });
+		expect(errorOf(await json(missing))).toEqual({
+			code: 'not_found',
+			message: 'Site site_9 was not found',
+		});
+		const encoded = await call(sandbox.performanceUrl, '/sites/site_1%2Freoptimize', {
+			token: readOnly,
+		});
 		expect(encoded.status).toBe(404);
 	});
 
@@ -162,7 +187,11 @@ describe('performance service: routes', () => {
 			body: { name: 'New', hostname: 'new.example.com' },
 		});
 		expect(created.status).toBe(201);
-		expect(await json(created)).toMatchObject({ name: 'New', hostname: 'new.example.com', status: 'PENDING' });
+		expect(await json(created)).toMatchObject({
+			name: 'New',
+			hostname: 'new.example.com',
+			status: 'PENDING',
+		});
 
 		const duplicate = await call(sandbox.performanceUrl, '/sites', {
 			token,
@@ -178,14 +207,22 @@ describe('performance service: routes', () => {
 			body: { hostname: 'shop.example.com' },
 		});
 		expect(patched.status).toBe(409);
-		const renamed = await call(sandbox.performanceUrl, '/sites/site_2', { token, method: 'PATCH', body: { name: 'Blog' } });
+		const renamed = await call(sandbox.performanceUrl, '/sites/site_2', {
+			token,
+			method: 'PATCH',
+			body: { name: 'Blog' },
+		});
 		expect(await json(renamed)).toMatchObject({ id: 'site_2', name: 'Blog' });
 	});
 });
 
 describe('performance service: rate limits', () => {
 	it('limits requests per token per minute (sliding window)', async () => {
-		sandbox.setOptions({ limits: { requestsPerMinute: 3 }, timeScale: 60, resetFormat: 'epochMillis' });
+		sandbox.setOptions({
+			limits: { requestsPerMinute: 3 },
+			timeScale: 60,
+			resetFormat: 'epochMillis',
+		});
 		const token = sandbox.tokens.readOnly;
 		const remaining: number[] = [];
 		for (let i = 0; i < 3; i += 1) {
@@ -263,7 +300,9 @@ describe('performance service: rate limits', () => {
 
 		const limited = await create(3);
 		expect(limited.status).toBe(429);
-		expect(errorOf(await json(limited)).message).toBe('Site creation limit of 2 per minute for organisation org_1 reached');
+		expect(errorOf(await json(limited)).message).toBe(
+			'Site creation limit of 2 per minute for organisation org_1 reached',
+		);
 		const headers = rateHeaders(limited);
 		expect(headers).toMatchObject({ limit: 2, remaining: 0 });
 		expect(Math.abs(headers.reset - Date.now() / 1000)).toBeLessThan(5);
@@ -280,7 +319,13 @@ describe('performance webhooks', () => {
 		const event = sandbox.emit('audit.completed');
 
 		const [delivery] = await sandbox.waitForDeliveries((all) => all.length === 1);
-		expect(delivery).toMatchObject({ endpointId, eventId: event.id, type: 'audit.completed', attempt: 1, status: 200 });
+		expect(delivery).toMatchObject({
+			endpointId,
+			eventId: event.id,
+			type: 'audit.completed',
+			attempt: 1,
+			status: 200,
+		});
 		const [{ headers, rawBody }] = receiver.received;
 		expect(headers['content-type']).toBe('application/json');
 		const timestamp = String(headers['x-service-webhook-timestamp']);
@@ -301,7 +346,10 @@ describe('performance webhooks', () => {
 		sandbox.addWebhookEndpoint(receiver.url);
 		sandbox.emit('site.added');
 
-		const deliveries = await sandbox.waitForDeliveries((all) => all.some((d) => d.status === 204), 4000);
+		const deliveries = await sandbox.waitForDeliveries(
+			(all) => all.some((d) => d.status === 204),
+			4000,
+		);
 		expect(deliveries.map((d) => [d.attempt, d.status])).toEqual([
 			[1, 500],
 			[2, 204],
@@ -312,9 +360,14 @@ describe('performance webhooks', () => {
 		expect(deliveries[1].signature).not.toBe(deliveries[0].signature);
 		for (const { headers, rawBody } of receiver.received) {
 			const timestamp = String(headers['x-service-webhook-timestamp']);
-			expect(signatureIsValid(sandbox.signingSecret, timestamp, rawBody, String(headers['x-service-webhook-signature']))).toBe(
-				true,
-			);
+			expect(
+				signatureIsValid(
+					sandbox.signingSecret,
+					timestamp,
+					rawBody,
+					String(headers['x-service-webhook-signature']),
+				),
+			).toBe(true);
 		}
 		expect(sandbox.endpoints()[0].consecutiveFailures).toBe(0);
 	});
@@ -327,13 +380,17 @@ describe('performance webhooks', () => {
 		const healthyId = sandbox.addWebhookEndpoint(healthy.url, { events: ['alert.opened'] });
 		for (let i = 0; i < 6; i += 1) sandbox.emit('audit.completed');
 
-		const failures = (all: DeliveryRecord[]): DeliveryRecord[] => all.filter((d) => d.endpointId === failingId);
+		const failures = (all: DeliveryRecord[]): DeliveryRecord[] =>
+			all.filter((d) => d.endpointId === failingId);
 		await sandbox.waitForDeliveries((all) => failures(all).length === 30);
 		expect(Math.max(...failures(sandbox.deliveries).map((d) => d.attempt))).toBe(5);
 
 		const state = await json(await fetch(`${sandbox.origin}/_control/state`));
 		const endpoints = state.endpoints as Array<Record<string, unknown>>;
-		expect(endpoints.find((e) => e.id === failingId)).toMatchObject({ paused: true, consecutiveFailures: 30 });
+		expect(endpoints.find((e) => e.id === failingId)).toMatchObject({
+			paused: true,
+			consecutiveFailures: 30,
+		});
 		expect(typeof endpoints.find((e) => e.id === failingId)?.pausedAt).toBe('string');
 		expect(endpoints.find((e) => e.id === healthyId)).toMatchObject({ paused: false });
 		expect((state.notices as unknown[]).length).toBe(1);
@@ -342,8 +399,14 @@ describe('performance webhooks', () => {
 		await sandbox.waitForDeliveries((all) => all.some((d) => d.endpointId === healthyId));
 		expect(failures(sandbox.deliveries)).toHaveLength(30);
 
-		const resumed = await fetch(`${sandbox.origin}/_control/webhooks/${failingId}/resume`, { method: 'POST' });
-		expect(await json(resumed)).toMatchObject({ id: failingId, paused: false, consecutiveFailures: 0 });
+		const resumed = await fetch(`${sandbox.origin}/_control/webhooks/${failingId}/resume`, {
+			method: 'POST',
+		});
+		expect(await json(resumed)).toMatchObject({
+			id: failingId,
+			paused: false,
+			consecutiveFailures: 0,
+		});
 	});
 
 	it('publishes two artifacts and one audit per strategy after a reoptimization', async () => {
@@ -358,28 +421,49 @@ describe('performance webhooks', () => {
 
 		const deliveries = await sandbox.waitForDeliveries((all) => all.length >= 4);
 		const events = deliveries.map(
-			(d) => JSON.parse(d.body) as { type: string; data: { artifact: { kind: string }; audit: { id: string; strategy: string } } },
+			(d) =>
+				JSON.parse(d.body) as {
+					type: string;
+					data: { artifact: { kind: string }; audit: { id: string; strategy: string } };
+				},
 		);
 		const artifacts = events.filter((e) => e.type === 'artifact.published');
 		const audits = events.filter((e) => e.type === 'audit.completed');
-		expect(artifacts.map((e) => e.data.artifact.kind).sort()).toEqual(['critical_css', 'unused_css']);
+		expect(artifacts.map((e) => e.data.artifact.kind).sort()).toEqual([
+			'critical_css',
+			'unused_css',
+		]);
 		expect(audits.map((e) => e.data.audit.strategy).sort()).toEqual(['desktop', 'mobile']);
 		expect(events.some((e) => e.type === 'audit.regression')).toBe(false);
 
 		const site = await json(
 			await call(sandbox.performanceUrl, '/sites/site_1', { token: sandbox.tokens.readOnly }),
 		);
-		expect((site.audits as Array<{ id: string }>)[0].id).toBe(audits[audits.length - 1].data.audit.id);
+		expect((site.audits as Array<{ id: string }>)[0].id).toBe(
+			audits[audits.length - 1].data.audit.id,
+		);
 	});
 
 	it('reports a regression with an alert that opens and later resolves', async () => {
 		sandbox.setOptions({ queueDelayMs: 40 });
 		const receiver = await startReceiver();
-		sandbox.addWebhookEndpoint(receiver.url, { events: ['audit.regression', 'alert.opened', 'alert.resolved'] });
-		await call(sandbox.performanceUrl, '/sites/site_3/reoptimize', { token: sandbox.tokens.readWrite, method: 'POST' });
+		sandbox.addWebhookEndpoint(receiver.url, {
+			events: ['audit.regression', 'alert.opened', 'alert.resolved'],
+		});
+		await call(sandbox.performanceUrl, '/sites/site_3/reoptimize', {
+			token: sandbox.tokens.readWrite,
+			method: 'POST',
+		});
 
-		const deliveries = await sandbox.waitForDeliveries((all) => all.some((d) => d.type === 'alert.resolved'));
-		expect(deliveries.map((d) => d.type)).toEqual(['audit.regression', 'audit.regression', 'alert.opened', 'alert.resolved']);
+		const deliveries = await sandbox.waitForDeliveries((all) =>
+			all.some((d) => d.type === 'alert.resolved'),
+		);
+		expect(deliveries.map((d) => d.type)).toEqual([
+			'audit.regression',
+			'audit.regression',
+			'alert.opened',
+			'alert.resolved',
+		]);
 		const site = await json(
 			await call(sandbox.performanceUrl, '/sites/site_3', { token: sandbox.tokens.readOnly }),
 		);
@@ -436,7 +520,9 @@ describe('security service', () => {
 		expect(last?.headers.get('link')).toBeNull();
 
 		const small = await json(await threatsOf('?per_page=5&page=2&severity=critical'));
-		expect((small.data as Array<{ severity: string }>).every((t) => t.severity === 'critical')).toBe(true);
+		expect(
+			(small.data as Array<{ severity: string }>).every((t) => t.severity === 'critical'),
+		).toBe(true);
 	});
 
 	it('creates sites, triggers scans and resolves threats', async () => {
@@ -448,8 +534,14 @@ describe('security service', () => {
 		});
 		expect(site.status).toBe(201);
 		const created = await json(site);
-		expect(created).toMatchObject({ url: 'https://new.example.org', name: 'new.example.org', plan: 'agency' });
-		expect((await call(sandbox.securityUrl, '/sites', { token: key, method: 'POST', body: {} })).status).toBe(400);
+		expect(created).toMatchObject({
+			url: 'https://new.example.org',
+			name: 'new.example.org',
+			plan: 'agency',
+		});
+		expect(
+			(await call(sandbox.securityUrl, '/sites', { token: key, method: 'POST', body: {} })).status,
+		).toBe(400);
 
 		const scan = await call(sandbox.securityUrl, '/scans/trigger', {
 			token: key,
@@ -458,23 +550,36 @@ describe('security service', () => {
 		});
 		expect(scan.status).toBe(202);
 		expect(await json(scan)).toMatchObject({ siteId: created.id, status: 'queued' });
-		const unknown = await call(sandbox.securityUrl, '/scans/trigger', { token: key, method: 'POST', body: { siteId: 'st_99' } });
+		const unknown = await call(sandbox.securityUrl, '/scans/trigger', {
+			token: key,
+			method: 'POST',
+			body: { siteId: 'st_99' },
+		});
 		expect(unknown.status).toBe(404);
 
 		const threat = sandbox.addThreat({ severity: 'critical' });
 		expect(threat.id).toMatch(/^thr_\d+$/);
 		const resolve = (): Promise<Response> =>
-			call(sandbox.securityUrl, `/threats/${String(threat.id)}/resolve`, { token: key, method: 'PATCH' });
+			call(sandbox.securityUrl, `/threats/${String(threat.id)}/resolve`, {
+				token: key,
+				method: 'PATCH',
+			});
 		const resolved = await resolve();
 		expect(resolved.status).toBe(200);
 		expect(await json(resolved)).toMatchObject({ id: threat.id, status: 'resolved' });
 		expect((await resolve()).status).toBe(409);
-		expect((await call(sandbox.securityUrl, '/threats/thr_999/resolve', { token: key, method: 'PATCH' })).status).toBe(404);
+		expect(
+			(await call(sandbox.securityUrl, '/threats/thr_999/resolve', { token: key, method: 'PATCH' }))
+				.status,
+		).toBe(404);
 	});
 
 	it('formats errors in each configured shape', async () => {
 		const notFound = (): Promise<Response> =>
-			call(sandbox.securityUrl, '/threats/thr_999/resolve', { token: sandbox.securityKey, method: 'PATCH' });
+			call(sandbox.securityUrl, '/threats/thr_999/resolve', {
+				token: sandbox.securityKey,
+				method: 'PATCH',
+			});
 		const message = 'Threat thr_999 was not found';
 		const expected = {
 			nested: { error: { code: 'not_found', message } },
@@ -525,14 +630,28 @@ describe('fault injection', () => {
 		sandbox.setFault({ service: 'performance', path: '/sites', kind: 'drop', times: 1 });
 		await expect(sites()).rejects.toThrow();
 
-		sandbox.setFault({ service: 'performance', path: '/sites*', method: 'GET', kind: 'slow', delayMs: 100, times: 1 });
+		sandbox.setFault({
+			service: 'performance',
+			path: '/sites*',
+			method: 'GET',
+			kind: 'slow',
+			delayMs: 100,
+			times: 1,
+		});
 		const slow = await sites();
 		expect(slow.status).toBe(200);
 		expect(Array.isArray((await json(slow)).sites)).toBe(true);
 
-		sandbox.setFault({ service: 'performance', method: 'POST', path: '/sites*', kind: 'status500' });
+		sandbox.setFault({
+			service: 'performance',
+			method: 'POST',
+			path: '/sites*',
+			kind: 'status500',
+		});
 		expect((await sites()).status).toBe(200);
-		expect(sandbox.requests.filter((r) => r.service === 'performance' && r.path === '/sites')).toHaveLength(7);
+		expect(
+			sandbox.requests.filter((r) => r.service === 'performance' && r.path === '/sites'),
+		).toHaveLength(7);
 	});
 
 	it('takes faults through the control API', async () => {
@@ -542,9 +661,13 @@ describe('fault injection', () => {
 			body: JSON.stringify({ service: 'security', path: '/sites', kind: 'status500' }),
 		});
 		expect(added.status).toBe(201);
-		expect((await call(sandbox.securityUrl, '/sites', { token: sandbox.securityKey })).status).toBe(500);
+		expect((await call(sandbox.securityUrl, '/sites', { token: sandbox.securityKey })).status).toBe(
+			500,
+		);
 		await fetch(`${sandbox.origin}/_control/faults`, { method: 'DELETE' });
-		expect((await call(sandbox.securityUrl, '/sites', { token: sandbox.securityKey })).status).toBe(200);
+		expect((await call(sandbox.securityUrl, '/sites', { token: sandbox.securityKey })).status).toBe(
+			200,
+		);
 	});
 });
 
@@ -558,29 +681,40 @@ describe('control API', () => {
 				body: JSON.stringify(body),
 			});
 
-		const { id } = (await json(await post('/webhooks', { url: receiver.url, events: ['alert.opened'] }))) as { id: string };
-		expect((await post('/emit', { type: 'alert.opened', data: { alert: { id: 'alr_x' } } })).status).toBe(202);
+		const { id } = (await json(
+			await post('/webhooks', { url: receiver.url, events: ['alert.opened'] }),
+		)) as { id: string };
+		expect(
+			(await post('/emit', { type: 'alert.opened', data: { alert: { id: 'alr_x' } } })).status,
+		).toBe(202);
 		expect((await post('/emit', { type: 'no.such' })).status).toBe(400);
 		await sandbox.waitForDeliveries((all) => all.length === 1);
-		const deliveries = (await json(await fetch(`${sandbox.origin}/_control/deliveries`))).deliveries as DeliveryRecord[];
+		const deliveries = (await json(await fetch(`${sandbox.origin}/_control/deliveries`)))
+			.deliveries as DeliveryRecord[];
 		expect(deliveries[0]).toMatchObject({ endpointId: id, type: 'alert.opened' });
 		expect(JSON.parse(deliveries[0].body).data).toEqual({ alert: { id: 'alr_x' } });
 
 		await post('/chat/incoming', { text: 'Site site_3 regressed', channel: '#perf' });
-		const messages = (await json(await fetch(`${sandbox.origin}/_control/chat/messages`))).messages as Array<
-			Record<string, unknown>
-		>;
+		const messages = (await json(await fetch(`${sandbox.origin}/_control/chat/messages`)))
+			.messages as Array<Record<string, unknown>>;
 		expect(messages[0].body).toEqual({ text: 'Site site_3 regressed', channel: '#perf' });
 
 		const threat = await json(await post('/security/threats', { severity: 'low', title: 'Added' }));
 		expect(threat).toMatchObject({ severity: 'low', title: 'Added', status: 'open' });
 		expect((await post('/options', { securityListShape: 'bogus' })).status).toBe(400);
-		expect((await json(await post('/options', { latencyMs: 1 }))).options).toMatchObject({ latencyMs: 1 });
+		expect((await json(await post('/options', { latencyMs: 1 }))).options).toMatchObject({
+			latencyMs: 1,
+		});
 
 		expect((await post('/reset', {})).status).toBe(200);
 		const state = await json(await fetch(`${sandbox.origin}/_control/state`));
 		expect(state.endpoints).toEqual([]);
-		expect(state.counts).toMatchObject({ deliveries: 0, chatMessages: 0, requests: 0, security_threats: 27 });
+		expect(state.counts).toMatchObject({
+			deliveries: 0,
+			chatMessages: 0,
+			requests: 0,
+			security_threats: 27,
+		});
 		expect(state.options).toMatchObject({ latencyMs: 0 });
 	});
 });

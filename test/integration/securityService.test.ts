@@ -12,7 +12,9 @@ const securityRequests = () => requestsTo(sandbox, 'security');
 
 /** A list as the service answers it (in the default, wrapped shape). */
 const serviceList = async (resource: string) =>
-	((await serviceAnswer(sandbox, 'security', `/${resource}`)) as Record<string, IDataObject[]>)[resource];
+	((await serviceAnswer(sandbox, 'security', `/${resource}`)) as Record<string, IDataObject[]>)[
+		resource
+	];
 
 describe('Security Service: Get Many', () => {
 	it.each([
@@ -25,7 +27,9 @@ describe('Security Service: Get Many', () => {
 
 		expect(result.status).toBe('success');
 		expect(result.json.map((record) => record.id)).toEqual(ids);
-		expect(result.items.every((item) => (item.pairedItem as { item: number }).item === 0)).toBe(true);
+		expect(result.items.every((item) => (item.pairedItem as { item: number }).item === 0)).toBe(
+			true,
+		);
 		const [request] = securityRequests();
 		expect(securityRequests()).toHaveLength(1);
 		expect(request).toMatchObject({ method: 'GET', path: `/${path}`, query: {}, body: '' });
@@ -53,18 +57,38 @@ describe('Security Service: Get Many', () => {
 	});
 
 	it('cuts the list at the limit', async () => {
-		const result = await run({ resource: 'threat', operation: 'getAll', returnAll: false, limit: 5 });
+		const result = await run({
+			resource: 'threat',
+			operation: 'getAll',
+			returnAll: false,
+			limit: 5,
+		});
 
-		expect(result.json.map((record) => record.id)).toEqual(['thr_1', 'thr_2', 'thr_3', 'thr_4', 'thr_5']);
+		expect(result.json.map((record) => record.id)).toEqual([
+			'thr_1',
+			'thr_2',
+			'thr_3',
+			'thr_4',
+			'thr_5',
+		]);
 		expect(securityRequests()).toHaveLength(1);
 	});
 
-	it.each<SecurityListShape>(['bare', 'wrapped', 'data'])('reads the %s list shape to the same items', async (shape) => {
-		sandbox.setOptions({ securityListShape: shape });
-		const result = await run({ resource: 'update', operation: 'getAll', returnAll: true });
+	it.each<SecurityListShape>(['bare', 'wrapped', 'data'])(
+		'reads the %s list shape to the same items',
+		async (shape) => {
+			sandbox.setOptions({ securityListShape: shape });
+			const result = await run({ resource: 'update', operation: 'getAll', returnAll: true });
 
-		expect(result.json.map((record) => record.id)).toEqual(['upd_1', 'upd_2', 'upd_3', 'upd_4', 'upd_5']);
-	});
+			expect(result.json.map((record) => record.id)).toEqual([
+				'upd_1',
+				'upd_2',
+				'upd_3',
+				'upd_4',
+				'upd_5',
+			]);
+		},
+	);
 
 	it('gives the same output when the service switches from a bare to a wrapped list', async () => {
 		sandbox.setOptions({ securityListShape: 'bare' });
@@ -92,7 +116,9 @@ describe('Security Service: Get Many', () => {
 		expect(securityRequests()[0].query).toEqual({ severity: 'high', status: 'open' });
 		const threats = result.json;
 		expect(threats.length).toBeGreaterThan(0);
-		expect(threats.every((threat) => threat.severity === 'high' && threat.status === 'open')).toBe(true);
+		expect(threats.every((threat) => threat.severity === 'high' && threat.status === 'open')).toBe(
+			true,
+		);
 	});
 
 	it('sends a parameter given twice twice, as `name=a&name=b`', async () => {
@@ -100,7 +126,12 @@ describe('Security Service: Get Many', () => {
 			resource: 'scan',
 			operation: 'getAll',
 			returnAll: true,
-			queryParameters: { parameters: [{ name: 'status', value: 'running' }, { name: 'status', value: 'failed' }] },
+			queryParameters: {
+				parameters: [
+					{ name: 'status', value: 'running' },
+					{ name: 'status', value: 'failed' },
+				],
+			},
 		});
 
 		// The sandbox records the last value of a repeated name; an indexed form would show `status[0]`.
@@ -108,7 +139,10 @@ describe('Security Service: Get Many', () => {
 	});
 
 	it('runs once per input item, each output paired with its input', async () => {
-		const result = await run({ resource: 'site', operation: 'getAll', returnAll: false, limit: 1 }, { items: [{}, {}] });
+		const result = await run(
+			{ resource: 'site', operation: 'getAll', returnAll: false, limit: 1 },
+			{ items: [{}, {}] },
+		);
 
 		expect(result.items.map((item) => [item.json.id, item.pairedItem])).toEqual([
 			['st_1', { item: 0 }],
@@ -117,7 +151,10 @@ describe('Security Service: Get Many', () => {
 	});
 
 	it('does not double the slash after a base URL ending in "/"', async () => {
-		await run({ resource: 'site', operation: 'getAll', returnAll: true }, { credentials: { baseUrl: `${sandbox.securityUrl}/` } });
+		await run(
+			{ resource: 'site', operation: 'getAll', returnAll: true },
+			{ credentials: { baseUrl: `${sandbox.securityUrl}/` } },
+		);
 
 		expect(securityRequests()[0].path).toBe('/sites');
 	});
@@ -129,11 +166,19 @@ describe('Security Service: pagination', () => {
 	it('Return All follows the pages until the last', async () => {
 		const result = await run({ resource: 'threat', operation: 'getAll', returnAll: true });
 
-		expect(result.json.map((record) => record.id)).toEqual(Array.from({ length: 27 }, (_, index) => `thr_${index + 1}`));
-		expect(securityRequests().map((request) => request.query)).toEqual([{}, { page: '2' }, { page: '3' }]);
-		expect(securityRequests().every((request) => request.headers.authorization === `Bearer ${sandbox.securityKey}`)).toBe(
-			true,
+		expect(result.json.map((record) => record.id)).toEqual(
+			Array.from({ length: 27 }, (_, index) => `thr_${index + 1}`),
 		);
+		expect(securityRequests().map((request) => request.query)).toEqual([
+			{},
+			{ page: '2' },
+			{ page: '3' },
+		]);
+		expect(
+			securityRequests().every(
+				(request) => request.headers.authorization === `Bearer ${sandbox.securityKey}`,
+			),
+		).toBe(true);
 	});
 
 	it('keeps the query parameters on the following pages', async () => {
@@ -141,7 +186,12 @@ describe('Security Service: pagination', () => {
 			resource: 'threat',
 			operation: 'getAll',
 			returnAll: true,
-			queryParameters: { parameters: [{ name: 'per_page', value: '5' }, { name: 'status', value: 'open' }] },
+			queryParameters: {
+				parameters: [
+					{ name: 'per_page', value: '5' },
+					{ name: 'status', value: 'open' },
+				],
+			},
 		});
 
 		const open = result.json;
@@ -157,7 +207,12 @@ describe('Security Service: pagination', () => {
 	});
 
 	it('reads only the pages a limit needs', async () => {
-		const result = await run({ resource: 'threat', operation: 'getAll', returnAll: false, limit: 12 });
+		const result = await run({
+			resource: 'threat',
+			operation: 'getAll',
+			returnAll: false,
+			limit: 12,
+		});
 
 		expect(result.json).toHaveLength(12);
 		expect(securityRequests()).toHaveLength(2);
@@ -198,14 +253,26 @@ describe('Security Service: Site → Create', () => {
 	});
 
 	it('leaves an empty name out of the body', async () => {
-		const result = await run({ resource: 'site', operation: 'create', url: 'https://shop.example.org' });
+		const result = await run({
+			resource: 'site',
+			operation: 'create',
+			url: 'https://shop.example.org',
+		});
 
 		expect(JSON.parse(securityRequests()[0].body)).toEqual({ url: 'https://shop.example.org' });
-		expect(result.json[0]).toMatchObject({ url: 'https://shop.example.org', name: 'shop.example.org' });
+		expect(result.json[0]).toMatchObject({
+			url: 'https://shop.example.org',
+			name: 'shop.example.org',
+		});
 	});
 
 	it('refuses additional fields that are not a JSON object, without a request', async () => {
-		const result = await run({ resource: 'site', operation: 'create', url: 'https://a.example', additionalFields: '[1]' });
+		const result = await run({
+			resource: 'site',
+			operation: 'create',
+			url: 'https://a.example',
+			additionalFields: '[1]',
+		});
 
 		expect(result.error?.name).toBe('NodeOperationError');
 		expect(result.error?.message).toContain('Additional Fields (JSON)');
@@ -227,7 +294,14 @@ describe('Security Service: Scan → Trigger', () => {
 		expect(request.headers['content-type']).toBe('application/json');
 		expect(JSON.parse(request.body)).toEqual({ depth: 'deep', siteId: 'st_2' });
 		expect(result.json).toEqual([
-			{ id: 'scn_5', siteId: 'st_2', depth: 'deep', status: 'queued', startedAt: null, finishedAt: null },
+			{
+				id: 'scn_5',
+				siteId: 'st_2',
+				depth: 'deep',
+				status: 'queued',
+				startedAt: null,
+				finishedAt: null,
+			},
 		]);
 	});
 
@@ -252,7 +326,11 @@ describe('Security Service: Scan → Trigger', () => {
 
 describe('Security Service: Threat → Resolve', () => {
 	it('PATCHes /threats/{id}/resolve without a body and emits the resolved threat', async () => {
-		const result = await run({ resource: 'threat', operation: 'resolve', threatId: fromList('thr_2') });
+		const result = await run({
+			resource: 'threat',
+			operation: 'resolve',
+			threatId: fromList('thr_2'),
+		});
 
 		const [request] = securityRequests();
 		expect(request).toMatchObject({ method: 'PATCH', path: '/threats/thr_2/resolve', body: '' });
@@ -264,7 +342,11 @@ describe('Security Service: Threat → Resolve', () => {
 	});
 
 	it('refuses an ID that would change the path, without a request', async () => {
-		const result = await run({ resource: 'threat', operation: 'resolve', threatId: byId('../sites') });
+		const result = await run({
+			resource: 'threat',
+			operation: 'resolve',
+			threatId: byId('../sites'),
+		});
 
 		expect(result.error?.name).toBe('NodeOperationError');
 		expect(result.error?.message).toContain('"../sites"');

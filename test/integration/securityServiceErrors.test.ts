@@ -41,7 +41,10 @@ describe('Security Service errors: every envelope', () => {
 		['text', 'auth_invalid'],
 	])('%s: a wrong key is named as such', async (shape, code) => {
 		sandbox.setOptions({ securityErrorShape: shape });
-		const { error } = await run({ resource: 'site', operation: 'getAll', returnAll: true }, { credentials: { apiKey: 'sec_wrong' } });
+		const { error } = await run(
+			{ resource: 'site', operation: 'getAll', returnAll: true },
+			{ credentials: { apiKey: 'sec_wrong' } },
+		);
 
 		expect(reasonOf(error)).toBe(code);
 		expect(error?.message).toMatch(/: Invalid API key$/);
@@ -68,7 +71,10 @@ describe('Security Service errors: every envelope', () => {
 	});
 
 	it('an unreachable host is named, with the credential to fix', async () => {
-		const { error } = await run({ resource: 'site', operation: 'getAll', returnAll: true }, { credentials: { baseUrl: 'http://127.0.0.1:1/v1' } });
+		const { error } = await run(
+			{ resource: 'site', operation: 'getAll', returnAll: true },
+			{ credentials: { baseUrl: 'http://127.0.0.1:1/v1' } },
+		);
 
 		expect(reasonOf(error)).toBe('ECONNREFUSED');
 		expect(error?.message).toContain('http://127.0.0.1:1');
@@ -76,7 +82,9 @@ describe('Security Service errors: every envelope', () => {
 	});
 
 	it('with Continue On Fail, the failed item carries the error, paired to its input', async () => {
-		const stopped = (await run({ resource: 'threat', operation: 'resolve', threatId: byId('thr_999') })).error;
+		const stopped = (
+			await run({ resource: 'threat', operation: 'resolve', threatId: byId('thr_999') })
+		).error;
 		const result = await run(
 			{ resource: 'threat', operation: 'resolve', threatId: byId('={{ $json.threat }}') },
 			{ items: [{ threat: 'thr_1' }, { threat: 'thr_999' }], continueOnFail: true },
@@ -86,7 +94,10 @@ describe('Security Service errors: every envelope', () => {
 		expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 		expect(result.json[0]).toMatchObject({ id: 'thr_1', status: 'resolved' });
 		expect(reasonOf(stopped)).toBe('not_found');
-		expect(result.json[1]).toEqual({ error: stopped?.message, errorDescription: stopped?.description });
+		expect(result.json[1]).toEqual({
+			error: stopped?.message,
+			errorDescription: stopped?.description,
+		});
 	});
 });
 
@@ -94,8 +105,15 @@ describe('Security Service errors: rate limit (429)', () => {
 	it('waits for a near reset and retries', async () => {
 		// 2 requests per service minute, a service minute lasting one real second.
 		// Like the real service: no X-RateLimit-* headers, so the node learns of the limit from the 429.
-		sandbox.setOptions({ limits: { securityRequestsPerMinute: 2 }, timeScale: 60, securityRateLimitHeaders: false });
-		const result = await run({ resource: 'site', operation: 'getAll', returnAll: true }, { items: [{}, {}, {}] });
+		sandbox.setOptions({
+			limits: { securityRequestsPerMinute: 2 },
+			timeScale: 60,
+			securityRateLimitHeaders: false,
+		});
+		const result = await run(
+			{ resource: 'site', operation: 'getAll', returnAll: true },
+			{ items: [{}, {}, {}] },
+		);
 
 		expect(result.status).toBe('success');
 		expect(result.items).toHaveLength(9);
@@ -105,8 +123,15 @@ describe('Security Service errors: rate limit (429)', () => {
 
 	it('fails at once when the reset is far away', async () => {
 		// 1 request per service minute, a service minute lasting two real minutes.
-		sandbox.setOptions({ limits: { securityRequestsPerMinute: 1 }, timeScale: 0.5, securityRateLimitHeaders: false });
-		const { error } = await run({ resource: 'site', operation: 'getAll', returnAll: true }, { items: [{}, {}] });
+		sandbox.setOptions({
+			limits: { securityRequestsPerMinute: 1 },
+			timeScale: 0.5,
+			securityRateLimitHeaders: false,
+		});
+		const { error } = await run(
+			{ resource: 'site', operation: 'getAll', returnAll: true },
+			{ items: [{}, {}] },
+		);
 
 		expect(error?.httpCode).toBe('429');
 		expect(reasonOf(error)).toBe('rate_limited');
@@ -136,7 +161,10 @@ describe('Security Service errors: rate limit (429)', () => {
 
 		it('retries a near reset a bounded number of times, then fails', async () => {
 			headers = { 'retry-after': '0' };
-			const { error } = await run({ resource: 'report', operation: 'getAll', returnAll: true }, { credentials: { baseUrl } });
+			const { error } = await run(
+				{ resource: 'report', operation: 'getAll', returnAll: true },
+				{ credentials: { baseUrl } },
+			);
 
 			expect(reasonOf(error)).toBe('rate_limited');
 			expect(error?.message).toContain(': Too many requests');
@@ -145,7 +173,10 @@ describe('Security Service errors: rate limit (429)', () => {
 
 		it('fails at once when the service does not say when the limit resets', async () => {
 			headers = {};
-			const { error } = await run({ resource: 'report', operation: 'getAll', returnAll: true }, { credentials: { baseUrl } });
+			const { error } = await run(
+				{ resource: 'report', operation: 'getAll', returnAll: true },
+				{ credentials: { baseUrl } },
+			);
 
 			expect(error?.httpCode).toBe('429');
 			expect(reasonOf(error)).toBe('rate_limited');

@@ -24,7 +24,9 @@ async function nodeType(name: string): Promise<INodeType> {
 
 function property(type: INodeType, name: string, resource?: string): INodeProperties | undefined {
 	return type.description.properties.find(
-		(candidate) => candidate.name === name && (!resource || candidate.displayOptions?.show?.resource?.includes(resource)),
+		(candidate) =>
+			candidate.name === name &&
+			(!resource || candidate.displayOptions?.show?.resource?.includes(resource)),
 	);
 }
 
@@ -46,10 +48,16 @@ describe('Security Service: output schemas', () => {
 
 	for (const { resource, operation, parameters } of cases) {
 		it(`${resource}.${operation}: n8n finds the schema and the output matches it`, async () => {
-			const schema = loadOutputSchema({ nodeDir: NODE_DIR, version: 1, resource, operation }) as JsonSchema | undefined;
+			const schema = loadOutputSchema({ nodeDir: NODE_DIR, version: 1, resource, operation }) as
+				| JsonSchema
+				| undefined;
 			expect(schema).toBeDefined();
 
-			const { json: output } = await runNode('securityService', { resource, operation, ...parameters }, { sandbox });
+			const { json: output } = await runNode(
+				'securityService',
+				{ resource, operation, ...parameters },
+				{ sandbox },
+			);
 			expect(output.length).toBeGreaterThan(0);
 			for (const json of output) {
 				expect(validateJson(schema as JsonSchema, json)).toEqual([]);
@@ -63,10 +71,19 @@ describe('Security Service: description', () => {
 	it('keeps the public names of the interface', async () => {
 		const type = await nodeType('securityService');
 		expect(type.description.credentials).toEqual([{ name: 'securityServiceApi', required: true }]);
-		expect(optionValues(property(type, 'resource')).sort()).toEqual(['report', 'scan', 'site', 'threat', 'update']);
+		expect(optionValues(property(type, 'resource')).sort()).toEqual([
+			'report',
+			'scan',
+			'site',
+			'threat',
+			'update',
+		]);
 		expect(optionValues(property(type, 'operation', 'site')).sort()).toEqual(['create', 'getAll']);
 		expect(optionValues(property(type, 'operation', 'scan')).sort()).toEqual(['getAll', 'trigger']);
-		expect(optionValues(property(type, 'operation', 'threat')).sort()).toEqual(['getAll', 'resolve']);
+		expect(optionValues(property(type, 'operation', 'threat')).sort()).toEqual([
+			'getAll',
+			'resolve',
+		]);
 		expect(optionValues(property(type, 'operation', 'update'))).toEqual(['getAll']);
 		expect(optionValues(property(type, 'operation', 'report'))).toEqual(['getAll']);
 		expect(property(type, 'url')).toMatchObject({ required: true, type: 'string' });
@@ -76,13 +93,21 @@ describe('Security Service: description', () => {
 			expect(property(type, name)?.modes?.map((mode) => mode.name)).toEqual(['list', 'id']);
 		}
 		for (const resource of ['site', 'scan', 'threat', 'update', 'report']) {
-			const shown = type.description.properties.filter((candidate) =>
-				candidate.displayOptions?.show?.resource?.includes(resource) &&
-				candidate.displayOptions?.show?.operation?.includes('getAll'),
+			const shown = type.description.properties.filter(
+				(candidate) =>
+					candidate.displayOptions?.show?.resource?.includes(resource) &&
+					candidate.displayOptions?.show?.operation?.includes('getAll'),
 			);
-			expect(shown.map((candidate) => candidate.name)).toEqual(['returnAll', 'limit', 'queryParameters']);
+			expect(shown.map((candidate) => candidate.name)).toEqual([
+				'returnAll',
+				'limit',
+				'queryParameters',
+			]);
 		}
-		expect(Object.keys(type.methods?.listSearch ?? {}).sort()).toEqual(['searchSites', 'searchUnresolvedThreats']);
+		expect(Object.keys(type.methods?.listSearch ?? {}).sort()).toEqual([
+			'searchSites',
+			'searchUnresolvedThreats',
+		]);
 	});
 
 	it('is usable as a tool, with subtitle, icons and codex', async () => {
@@ -90,8 +115,11 @@ describe('Security Service: description', () => {
 		expect(description.usableAsTool).toBe(true);
 		expect(description.subtitle).toContain('$parameter["operation"]');
 		const icon = description.icon as { light: string; dark: string };
-		for (const file of [icon.light, icon.dark]) expect(existsSync(path.join(NODE_DIR, file.replace(/^file:/, '')))).toBe(true);
-		const codex = JSON.parse(readFileSync(path.join(NODE_DIR, 'SecurityService.node.json'), 'utf8')) as { node: string };
+		for (const file of [icon.light, icon.dark])
+			expect(existsSync(path.join(NODE_DIR, file.replace(/^file:/, '')))).toBe(true);
+		const codex = JSON.parse(
+			readFileSync(path.join(NODE_DIR, 'SecurityService.node.json'), 'utf8'),
+		) as { node: string };
 		expect(codex.node).toBe(`${PACKAGE_NAME}.securityService`);
 	});
 });
@@ -106,8 +134,11 @@ describe('Security Service Trigger: description', () => {
 		const event = description.properties.find((candidate) => candidate.name === 'event');
 		expect(optionValues(event)).toEqual(['newThreat', 'newScan', 'newUpdate', 'newReport']);
 		const icon = description.icon as { light: string; dark: string };
-		for (const file of [icon.light, icon.dark]) expect(existsSync(path.join(TRIGGER_DIR, file.replace(/^file:/, '')))).toBe(true);
-		const codex = JSON.parse(readFileSync(path.join(TRIGGER_DIR, 'SecurityServiceTrigger.node.json'), 'utf8')) as {
+		for (const file of [icon.light, icon.dark])
+			expect(existsSync(path.join(TRIGGER_DIR, file.replace(/^file:/, '')))).toBe(true);
+		const codex = JSON.parse(
+			readFileSync(path.join(TRIGGER_DIR, 'SecurityServiceTrigger.node.json'), 'utf8'),
+		) as {
 			node: string;
 		};
 		expect(codex.node).toBe(`${PACKAGE_NAME}.securityServiceTrigger`);

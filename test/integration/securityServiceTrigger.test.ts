@@ -61,7 +61,12 @@ describe('Security Service Trigger: polling', () => {
 
 		const second = await poll(threats, first.staticData);
 		expect(ids(second)).toEqual(['thr_28', 'thr_29']);
-		expect(second.items[0].json).toMatchObject({ id: 'thr_28', severity: 'high', title: 'Webshell', status: 'open' });
+		expect(second.items[0].json).toMatchObject({
+			id: 'thr_28',
+			severity: 'high',
+			title: 'Webshell',
+			status: 'open',
+		});
 		expect(second.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 0 }]);
 
 		const third = await poll(threats, second.staticData);
@@ -92,7 +97,11 @@ describe('Security Service Trigger: polling', () => {
 		sandbox.requests.length = 0;
 		const paged = await poll(threats, bare.staticData);
 		expect(ids(paged)).toEqual(['thr_29']);
-		expect(requestsTo(sandbox, 'security').map((request) => request.query.page)).toEqual([undefined, '2', '3']);
+		expect(requestsTo(sandbox, 'security').map((request) => request.query.page)).toEqual([
+			undefined,
+			'2',
+			'3',
+		]);
 	});
 
 	it('starts over, emitting nothing, when the event changes', async () => {
@@ -145,7 +154,10 @@ describe('Security Service Trigger: polling', () => {
 	});
 
 	it('passes query parameters to the service', async () => {
-		await poll({ event: 'newThreat', queryParameters: { parameters: [{ name: 'status', value: 'open' }] } });
+		await poll({
+			event: 'newThreat',
+			queryParameters: { parameters: [{ name: 'status', value: 'open' }] },
+		});
 
 		expect(requestsTo(sandbox, 'security')[0].query).toEqual({ status: 'open' });
 	});
@@ -156,7 +168,9 @@ describe('Security Service Trigger: polling', () => {
 		sandbox.setFault({ service: 'security', path: '/threats', kind: 'status503', times: 1 });
 
 		const failed = await poll(threats, first.staticData);
-		expect(failed.error?.message).toBe('The Security Service failed [service_unavailable, HTTP 503]: Service unavailable (injected fault)');
+		expect(failed.error?.message).toBe(
+			'The Security Service failed [service_unavailable, HTTP 503]: Service unavailable (injected fault)',
+		);
 		expect(failed.saved).toBe(false);
 		expect(failed.staticData).toEqual(first.staticData);
 
@@ -167,11 +181,19 @@ describe('Security Service Trigger: polling', () => {
 describe('Security Service Trigger: manual test run', () => {
 	it('emits the newest record through the editor’s manual execution, leaving the memory alone', async () => {
 		sandbox.addThreat({ title: 'Newest', detectedAt: new Date(Date.now() + 60_000).toISOString() });
-		const node = packageNode('securityServiceTrigger', threats, { name: NODE_NAME, credentials: ['securityServiceApi'] });
-		const result = await runWorkflow({ nodes: [node], connections: {} }, { credentials: credentials(), mode: 'manual' });
+		const node = packageNode('securityServiceTrigger', threats, {
+			name: NODE_NAME,
+			credentials: ['securityServiceApi'],
+		});
+		const result = await runWorkflow(
+			{ nodes: [node], connections: {} },
+			{ credentials: credentials(), mode: 'manual' },
+		);
 
 		expect(result.run.status).toBe('success');
-		expect(result.output(NODE_NAME).map((item) => item.json)).toEqual([expect.objectContaining({ id: 'thr_28', title: 'Newest' })]);
+		expect(result.output(NODE_NAME).map((item) => item.json)).toEqual([
+			expect.objectContaining({ id: 'thr_28', title: 'Newest' }),
+		]);
 		// The run may look at the memory (none here) but writes nothing: n8n's change flag stays off.
 		const nodeData = result.workflow.staticData[`node:${NODE_NAME}`] as IDataObject;
 		expect(Object.keys(nodeData)).toEqual([]);
@@ -188,11 +210,15 @@ describe('Security Service Trigger: manual test run', () => {
 	});
 
 	it('applies the filters and emits nothing when nothing matches', async () => {
-		const high = await poll({ event: 'newThreat', filters: { severity: 'high' } }, undefined, { mode: 'manual' });
+		const high = await poll({ event: 'newThreat', filters: { severity: 'high' } }, undefined, {
+			mode: 'manual',
+		});
 		expect(high.items).toHaveLength(1);
 		expect(high.items[0].json.severity).toBe('high');
 
-		const none = await poll({ event: 'newThreat', filters: { severity: 'unknown' } }, undefined, { mode: 'manual' });
+		const none = await poll({ event: 'newThreat', filters: { severity: 'unknown' } }, undefined, {
+			mode: 'manual',
+		});
 		expect(none.result).toBeNull();
 	});
 });
@@ -217,25 +243,40 @@ describe('Security Service Trigger: records without IDs', () => {
 		const first = await poll(threats, undefined, { baseUrl });
 		expect(memoryIds(first.staticData)).toEqual(['t1']);
 
-		body = { threats: [{ id: 't1', title: 'a' }, { title: 'b', severity: 'high' }, { uuid: 'x', title: 'c' }] };
+		body = {
+			threats: [
+				{ id: 't1', title: 'a' },
+				{ title: 'b', severity: 'high' },
+				{ uuid: 'x', title: 'c' },
+			],
+		};
 		const failed = await poll(threats, first.staticData, { baseUrl });
 		expect(failed.items).toEqual([]);
 		expect(failed.error?.name).toBe('NodeOperationError');
-		expect(failed.error?.message).toBe('2 of 3 threats in the list have no "id" field, so new ones cannot be told apart');
+		expect(failed.error?.message).toBe(
+			'2 of 3 threats in the list have no "id" field, so new ones cannot be told apart',
+		);
 		expect((failed.error as Error & { description?: string }).description).toContain(
 			'Fields of the first record without an ID: title, severity',
 		);
 		expect(failed.saved).toBe(false);
 
 		// Once the IDs are back, only the truly new record is emitted: no flood.
-		body = { threats: [{ id: 't1', title: 'a' }, { id: 't2', title: 'b' }] };
+		body = {
+			threats: [
+				{ id: 't1', title: 'a' },
+				{ id: 't2', title: 'b' },
+			],
+		};
 		expect(ids(await poll(threats, failed.staticData, { baseUrl }))).toEqual(['t2']);
 	});
 
 	it('fails the same way on the first activation and in a manual run', async () => {
 		body = [{ title: 'no id' }];
 		const first = await poll(threats, undefined, { baseUrl });
-		expect(first.error?.message).toBe('1 of 1 threats in the list have no "id" field, so new ones cannot be told apart');
+		expect(first.error?.message).toBe(
+			'1 of 1 threats in the list have no "id" field, so new ones cannot be told apart',
+		);
 		expect(first.saved).toBe(false);
 
 		const manual = await poll(threats, undefined, { baseUrl, mode: 'manual' });

@@ -19,11 +19,19 @@ interface PollSettings {
 	mode?: 'trigger' | 'manual';
 }
 
-function poll(parameters: INodeParameters, staticData?: IDataObject, settings: PollSettings = {}): Promise<PollRun> {
+function poll(
+	parameters: INodeParameters,
+	staticData?: IDataObject,
+	settings: PollSettings = {},
+): Promise<PollRun> {
 	return runPoll({
 		node: triggerNode('securityServiceTrigger', parameters, 'securityServiceApi', NODE_NAME),
 		credentials: {
-			securityServiceApi: { baseUrl: sandbox.securityUrl, apiKey: sandbox.securityKey, plan: 'enterprise' },
+			securityServiceApi: {
+				baseUrl: sandbox.securityUrl,
+				apiKey: sandbox.securityKey,
+				plan: 'enterprise',
+			},
 		},
 		staticData,
 		...settings,
@@ -54,24 +62,31 @@ async function succeeding(run: Promise<PollRun>): Promise<PollRun> {
 
 describe('Security Service Trigger: a poll costs what is new', () => {
 	describe.each(PAGED_SHAPES)('%s', (shape) => {
-		it.each(ORDERS)('%s: one request per poll when one record is new, whatever the list length', async (order) => {
-			sandbox.setOptions({ securityListShape: shape, securityListOrder: order });
-			sandbox.addThreats(478); // 505 threats: 51 pages of 10, the last one with room
-			const activation = await succeeding(poll(threats));
-			expect(activation.result).toBeNull();
+		it.each(ORDERS)(
+			'%s: one request per poll when one record is new, whatever the list length',
+			async (order) => {
+				sandbox.setOptions({ securityListShape: shape, securityListOrder: order });
+				sandbox.addThreats(478); // 505 threats: 51 pages of 10, the last one with room
+				const activation = await succeeding(poll(threats));
+				expect(activation.result).toBeNull();
 
-			let staticData = activation.staticData;
-			for (const round of [1, 2, 3]) {
-				const added = sandbox.addThreat({ title: `New ${round}` });
-				const { value: run, requests } = await counted(() => succeeding(poll(threats, staticData)));
-				expect(ids(run)).toEqual([added.id]);
+				let staticData = activation.staticData;
+				for (const round of [1, 2, 3]) {
+					const added = sandbox.addThreat({ title: `New ${round}` });
+					const { value: run, requests } = await counted(() =>
+						succeeding(poll(threats, staticData)),
+					);
+					expect(ids(run)).toEqual([added.id]);
+					expect(requests).toBe(1);
+					staticData = run.staticData;
+				}
+				const { value: quiet, requests } = await counted(() =>
+					succeeding(poll(threats, staticData)),
+				);
+				expect(quiet.result).toBeNull();
 				expect(requests).toBe(1);
-				staticData = run.staticData;
-			}
-			const { value: quiet, requests } = await counted(() => succeeding(poll(threats, staticData)));
-			expect(quiet.result).toBeNull();
-			expect(requests).toBe(1);
-		});
+			},
+		);
 
 		it.each(ORDERS)('%s: reads one more page for each page of new records', async (order) => {
 			sandbox.setOptions({ securityListShape: shape, securityListOrder: order });
@@ -79,7 +94,9 @@ describe('Security Service Trigger: a poll costs what is new', () => {
 			const activation = await succeeding(poll(threats));
 			for (let index = 0; index < 25; index++) sandbox.addThreat();
 
-			const { value: run, requests } = await counted(() => succeeding(poll(threats, activation.staticData)));
+			const { value: run, requests } = await counted(() =>
+				succeeding(poll(threats, activation.staticData)),
+			);
 			const expected = threatIds(506, 530);
 			expect(ids(run)).toEqual(order === 'oldestFirst' ? expected : [...expected].reverse());
 			// The three pages holding new records: oldest first, the first of them is the one that held the
@@ -94,7 +111,9 @@ describe('Security Service Trigger: a poll costs what is new', () => {
 		const activation = await succeeding(poll(threats));
 		const added = sandbox.addThreat({ severity: 'low' });
 
-		const manual = await counted(() => succeeding(poll(threats, activation.staticData, { mode: 'manual' })));
+		const manual = await counted(() =>
+			succeeding(poll(threats, activation.staticData, { mode: 'manual' })),
+		);
 		expect(ids(manual.value)).toEqual([added.id]);
 		expect(manual.requests).toBe(1);
 		expect(manual.value.liveStaticData).toEqual(activation.staticData);
@@ -102,7 +121,9 @@ describe('Security Service Trigger: a poll costs what is new', () => {
 		// Nothing there passes the filters: the whole list is read for the newest that does.
 		const critical = { event: 'newThreat', filters: { severity: 'critical' } };
 		const filteredActivation = await succeeding(poll(critical));
-		const filtered = await counted(() => succeeding(poll(critical, filteredActivation.staticData, { mode: 'manual' })));
+		const filtered = await counted(() =>
+			succeeding(poll(critical, filteredActivation.staticData, { mode: 'manual' })),
+		);
 		expect(ids(filtered.value)).toEqual(['thr_24']);
 		expect(filtered.requests).toBe(1 + 51);
 	});
@@ -111,7 +132,9 @@ describe('Security Service Trigger: a poll costs what is new', () => {
 		sandbox.addThreats(2000);
 		const activation = await succeeding(poll(threats));
 		const added = sandbox.addThreat();
-		const { value: run, requests } = await counted(() => succeeding(poll(threats, activation.staticData)));
+		const { value: run, requests } = await counted(() =>
+			succeeding(poll(threats, activation.staticData)),
+		);
 		expect(ids(run)).toEqual([added.id]);
 		expect(requests).toBe(1);
 	});
@@ -128,7 +151,11 @@ describe('Security Service Trigger: a poll costs what is new', () => {
 	it('learns the order from where new records appear when neither dates nor IDs show it', async () => {
 		sandbox.setOptions({ securityListShape: 'nextLinks', securityListOrder: 'oldestFirst' });
 		// Undated threats with opaque IDs, listed alone through a site filter.
-		const opaque = (index: number) => ({ id: `x${(index * 7919) % 1000}k`, detectedAt: null, siteId: 'st_opaque' });
+		const opaque = (index: number) => ({
+			id: `x${(index * 7919) % 1000}k`,
+			detectedAt: null,
+			siteId: 'st_opaque',
+		});
 		const parameters = {
 			event: 'newThreat',
 			queryParameters: { parameters: [{ name: 'siteId', value: 'st_opaque' }] },
@@ -175,7 +202,10 @@ async function drain(
 		if (polls === options.restartAfter) live = saved;
 		options.duringPoll?.(polls);
 		const run = await succeeding(
-			poll(options.parameters ?? threats, live, { pollBudgetMs: 0, durableCursors: options.durableCursors }),
+			poll(options.parameters ?? threats, live, {
+				pollBudgetMs: 0,
+				durableCursors: options.durableCursors,
+			}),
 		);
 		polls++;
 		emitted.push(...ids(run));
@@ -224,9 +254,14 @@ describe('Security Service Trigger: a backlog longer than one poll', () => {
 			const parameters = { event: 'newThreat', filters: { severity: 'critical' } };
 			const activation = await succeeding(poll(parameters));
 			// Pages of low threats (nothing to emit) between critical ones.
-			for (let index = 0; index < 35; index++) sandbox.addThreat({ severity: index % 17 === 0 ? 'critical' : 'low' });
+			for (let index = 0; index < 35; index++)
+				sandbox.addThreat({ severity: index % 17 === 0 ? 'critical' : 'low' });
 
-			const result = await drain(activation.staticData, { durableCursors, restartAfter: 2, parameters });
+			const result = await drain(activation.staticData, {
+				durableCursors,
+				restartAfter: 2,
+				parameters,
+			});
 			expect(result.emitted).toEqual(['thr_28', 'thr_45', 'thr_62']);
 		},
 	);
@@ -254,7 +289,11 @@ describe('Security Service Trigger: a backlog longer than one poll', () => {
 		expect(first.requests).toBe(1);
 		const added = sandbox.addThreat({ detectedAt: new Date(Date.now() + 1000).toISOString() });
 
-		const result = await drain(first.value.staticData, { durableCursors: true, restartAfter: 2, quiet: 8 });
+		const result = await drain(first.value.staticData, {
+			durableCursors: true,
+			restartAfter: 2,
+			quiet: 8,
+		});
 		expect(result.emitted).toEqual([added.id]);
 	});
 
@@ -268,13 +307,18 @@ describe('Security Service Trigger: a backlog longer than one poll', () => {
 });
 
 describe('Security Service Trigger: a remembered place that is gone', () => {
-	const openThreats = { event: 'newThreat', queryParameters: { parameters: [{ name: 'status', value: 'open' }] } };
+	const openThreats = {
+		event: 'newThreat',
+		queryParameters: { parameters: [{ name: 'status', value: 'open' }] },
+	};
 
 	it('a stale cursor (its record left the list) makes the poll read from the start, emitting each new record once', async () => {
 		sandbox.setOptions({ securityListShape: 'cursors', securityListOrder: 'oldestFirst' });
 		for (let index = 0; index < 8; index++) sandbox.addThreat();
 		const activation = await succeeding(poll(openThreats));
-		const memory = (activation.staticData?.[`node:${NODE_NAME}`] as { seen: { tail: { qs: { cursor: string } } } }).seen;
+		const memory = (
+			activation.staticData?.[`node:${NODE_NAME}`] as { seen: { tail: { qs: { cursor: string } } } }
+		).seen;
 		const cursorRecord = Buffer.from(memory.tail.qs.cursor, 'base64url').toString();
 
 		const resolved = await fetch(`${sandbox.securityUrl}/threats/${cursorRecord}/resolve`, {
@@ -286,7 +330,9 @@ describe('Security Service Trigger: a remembered place that is gone', () => {
 		const before = requestsTo(sandbox, 'security').length;
 		const run = await succeeding(poll(openThreats, activation.staticData));
 		expect(ids(run)).toEqual([added.id]);
-		const answers = requestsTo(sandbox, 'security').slice(before).map((request) => request.status);
+		const answers = requestsTo(sandbox, 'security')
+			.slice(before)
+			.map((request) => request.status);
 		expect(answers).toEqual([400, 200, 200, 200]);
 
 		const again = await succeeding(poll(openThreats, run.staticData));
@@ -297,7 +343,18 @@ describe('Security Service Trigger: a remembered place that is gone', () => {
 		sandbox.setOptions({ securityListShape: 'pageNumbers', securityListOrder: 'oldestFirst' });
 		for (let index = 0; index < 8; index++) sandbox.addThreat();
 		const activation = await succeeding(poll(openThreats));
-		for (const id of ['thr_1', 'thr_2', 'thr_3', 'thr_5', 'thr_6', 'thr_7', 'thr_9', 'thr_10', 'thr_11', 'thr_13']) {
+		for (const id of [
+			'thr_1',
+			'thr_2',
+			'thr_3',
+			'thr_5',
+			'thr_6',
+			'thr_7',
+			'thr_9',
+			'thr_10',
+			'thr_11',
+			'thr_13',
+		]) {
 			await fetch(`${sandbox.securityUrl}/threats/${id}/resolve`, {
 				method: 'PATCH',
 				headers: { authorization: `Bearer ${sandbox.securityKey}` },
@@ -311,8 +368,15 @@ describe('Security Service Trigger: a remembered place that is gone', () => {
 
 describe('Security Service Trigger: memory', () => {
 	it('reads the memory of earlier versions (the configuration under "source") without emitting again', async () => {
-		const configuration = JSON.stringify({ event: 'newThreat', baseUrl: sandbox.securityUrl, qs: {}, filters: [] });
-		const stored = { [`node:${NODE_NAME}`]: { seen: { source: configuration, ids: threatIds(1, 27) } } };
+		const configuration = JSON.stringify({
+			event: 'newThreat',
+			baseUrl: sandbox.securityUrl,
+			qs: {},
+			filters: [],
+		});
+		const stored = {
+			[`node:${NODE_NAME}`]: { seen: { source: configuration, ids: threatIds(1, 27) } },
+		};
 		sandbox.addThreat();
 		const run = await succeeding(poll(threats, stored));
 		expect(ids(run)).toEqual(['thr_28']);
@@ -325,7 +389,10 @@ describe('Security Service Trigger: memory', () => {
 	it('stays small for a long list', async () => {
 		sandbox.setOptions({ securityListShape: 'cursors', securityListOrder: 'oldestFirst' });
 		sandbox.addThreats(5000);
-		const parameters = { event: 'newThreat', queryParameters: { parameters: [{ name: 'per_page', value: '100' }] } };
+		const parameters = {
+			event: 'newThreat',
+			queryParameters: { parameters: [{ name: 'per_page', value: '100' }] },
+		};
 		const activation = await succeeding(poll(parameters));
 		expect(JSON.stringify(activation.staticData).length).toBeLessThan(20_000);
 	});

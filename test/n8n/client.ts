@@ -78,18 +78,28 @@ export class N8nApiError extends Error {
 	}
 }
 
-async function request(url: string, init: RequestInit): Promise<{ body: unknown; cookie: string | null }> {
+async function request(
+	url: string,
+	init: RequestInit,
+): Promise<{ body: unknown; cookie: string | null }> {
 	const response = await fetch(url, init);
 	const text = await response.text();
 	if (!response.ok) throw new N8nApiError(init.method ?? 'GET', url, response.status, text);
 	const cookie = response.headers.getSetCookie().find((value) => value.startsWith('n8n-auth='));
-	return { body: text ? (JSON.parse(text) as unknown) : undefined, cookie: cookie ? cookie.split(';')[0] : null };
+	return {
+		body: text ? (JSON.parse(text) as unknown) : undefined,
+		cookie: cookie ? cookie.split(';')[0] : null,
+	};
 }
 
 function jsonInit(method: string, headers: Record<string, string>, body?: unknown): RequestInit {
 	return body === undefined
 		? { method, headers }
-		: { method, headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) };
+		: {
+				method,
+				headers: { ...headers, 'content-type': 'application/json' },
+				body: JSON.stringify(body),
+			};
 }
 
 export class N8nClient {
@@ -118,8 +128,13 @@ export class N8nClient {
 
 	/** Internal REST API (`/rest/...`, `/types/...`) with the session cookie; unwraps `{ data }`. */
 	async rest<T>(method: string, path: string, body?: unknown): Promise<T> {
-		const { body: answer } = await request(`${this.origin}${path}`, jsonInit(method, { cookie: this.cookie }, body));
-		return (answer !== null && typeof answer === 'object' && 'data' in answer ? answer.data : answer) as T;
+		const { body: answer } = await request(
+			`${this.origin}${path}`,
+			jsonInit(method, { cookie: this.cookie }, body),
+		);
+		return (
+			answer !== null && typeof answer === 'object' && 'data' in answer ? answer.data : answer
+		) as T;
 	}
 
 	/** Public API (`/api/v1/...`) with an API key, created on first use. */
@@ -142,14 +157,23 @@ export class N8nClient {
 		return key.rawApiKey;
 	}
 
-	async createCredential(name: string, type: string, data: Record<string, unknown>): Promise<string> {
+	async createCredential(
+		name: string,
+		type: string,
+		data: Record<string, unknown>,
+	): Promise<string> {
 		const created = await this.api<{ id: string }>('POST', '/credentials', { name, type, data });
 		return created.id;
 	}
 
 	async createWorkflow(workflow: WorkflowDefinition): Promise<StoredWorkflow> {
 		const { name, nodes, connections, settings } = workflow;
-		return await this.api<StoredWorkflow>('POST', '/workflows', { name, nodes, connections, settings: settings ?? {} });
+		return await this.api<StoredWorkflow>('POST', '/workflows', {
+			name,
+			nodes,
+			connections,
+			settings: settings ?? {},
+		});
 	}
 
 	async getWorkflow(id: string): Promise<StoredWorkflow> {
@@ -201,6 +225,9 @@ export class N8nClient {
 	}
 
 	async credentialTypes(): Promise<Array<{ name: string; displayName: string }>> {
-		return await this.rest<Array<{ name: string; displayName: string }>>('GET', '/types/credentials.json');
+		return await this.rest<Array<{ name: string; displayName: string }>>(
+			'GET',
+			'/types/credentials.json',
+		);
 	}
 }

@@ -36,7 +36,10 @@ export async function packPackage(destination: string): Promise<string> {
  * node_modules/<name>, drop dev/peer/optional dependencies, `npm install` inside it with n8n's
  * flags, and record the dependency in the folder's package.json. Returns npm's output of that install.
  */
-export async function installCommunityPackage(userFolder: string, options: { nodeBinary?: string } = {}): Promise<string> {
+export async function installCommunityPackage(
+	userFolder: string,
+	options: { nodeBinary?: string } = {},
+): Promise<string> {
 	const nodesDir = path.join(userFolder, '.n8n', 'nodes');
 	const packageDir = path.join(nodesDir, 'node_modules', PACKAGE_NAME);
 	const scratch = mkdtempSync(path.join(os.tmpdir(), 'n8n-pack-'));
@@ -48,7 +51,8 @@ export async function installCommunityPackage(userFolder: string, options: { nod
 
 		const manifestPath = path.join(packageDir, 'package.json');
 		const manifest = readJson(manifestPath);
-		for (const kind of ['devDependencies', 'peerDependencies', 'optionalDependencies'] as const) delete manifest[kind];
+		for (const kind of ['devDependencies', 'peerDependencies', 'optionalDependencies'] as const)
+			delete manifest[kind];
 		writeFileSync(manifestPath, JSON.stringify(manifest, null, 2));
 		// On the Node n8n runs on: npm warns there (EBADENGINE) when the package's engines exclude it.
 		const install = await runNpm(
@@ -66,7 +70,15 @@ export async function installCommunityPackage(userFolder: string, options: { nod
 		);
 		writeFileSync(
 			path.join(nodesDir, 'package.json'),
-			JSON.stringify({ name: 'installed-nodes', private: true, dependencies: { [PACKAGE_NAME]: manifest.version } }, null, 2),
+			JSON.stringify(
+				{
+					name: 'installed-nodes',
+					private: true,
+					dependencies: { [PACKAGE_NAME]: manifest.version },
+				},
+				null,
+				2,
+			),
 		);
 		return `${install.stdout}${install.stderr}`;
 	} finally {

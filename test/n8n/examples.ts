@@ -26,14 +26,18 @@ export const PERFORMANCE_TRIGGER = `${PACKAGE_NAME}.performanceServiceTrigger`;
 export const SECURITY_TRIGGER = `${PACKAGE_NAME}.securityServiceTrigger`;
 
 export function readExample(key: ExampleKey): WorkflowDefinition {
-	return JSON.parse(readFileSync(path.join(EXAMPLES_DIR, EXAMPLE_FILES[key]), 'utf8')) as WorkflowDefinition;
+	return JSON.parse(
+		readFileSync(path.join(EXAMPLES_DIR, EXAMPLE_FILES[key]), 'utf8'),
+	) as WorkflowDefinition;
 }
 
 function replaceOrigin(value: unknown, origin: string): unknown {
 	if (typeof value === 'string') return value.split(EXAMPLE_SANDBOX_ORIGIN).join(origin);
 	if (Array.isArray(value)) return value.map((entry) => replaceOrigin(entry, origin));
 	if (value !== null && typeof value === 'object') {
-		return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, replaceOrigin(entry, origin)]));
+		return Object.fromEntries(
+			Object.entries(value).map(([key, entry]) => [key, replaceOrigin(entry, origin)]),
+		);
 	}
 	return value;
 }
@@ -50,11 +54,19 @@ function withCredentialIds(node: WorkflowNode, ids: CredentialIds): WorkflowNode
 }
 
 /** An example pointed at a running sandbox and at the credentials created for it. */
-export function adaptWorkflow(workflow: WorkflowDefinition, sandboxOrigin: string, ids: CredentialIds): WorkflowDefinition {
-	const nodes = workflow.nodes.map((node) => withCredentialIds(replaceOrigin(node, sandboxOrigin) as WorkflowNode, ids));
+export function adaptWorkflow(
+	workflow: WorkflowDefinition,
+	sandboxOrigin: string,
+	ids: CredentialIds,
+): WorkflowDefinition {
+	const nodes = workflow.nodes.map((node) =>
+		withCredentialIds(replaceOrigin(node, sandboxOrigin) as WorkflowNode, ids),
+	);
 	return { ...workflow, nodes };
 }
 
 export function hasPackageTrigger(workflow: WorkflowDefinition): boolean {
-	return workflow.nodes.some((node) => node.type === PERFORMANCE_TRIGGER || node.type === SECURITY_TRIGGER);
+	return workflow.nodes.some(
+		(node) => node.type === PERFORMANCE_TRIGGER || node.type === SECURITY_TRIGGER,
+	);
 }

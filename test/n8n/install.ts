@@ -1,7 +1,14 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { cacheDir, n8nBin, n8nInstallDir, N8N_VERSION, N8N1_NODE_VERSION, nodeHome } from './paths.ts';
+import {
+	cacheDir,
+	n8nBin,
+	n8nInstallDir,
+	N8N_VERSION,
+	N8N1_NODE_VERSION,
+	nodeHome,
+} from './paths.ts';
 import { runCommand } from './processes.ts';
 import type { RunResult } from './processes.ts';
 import { progress, timed } from './progress.ts';
@@ -39,7 +46,11 @@ export function npmCommand(args: string[], nodeBinary = process.execPath): [stri
 /** Environment that makes npm, its scripts and node-gyp use the given Node (headers included). */
 function envFor(home: string | undefined): NodeJS.ProcessEnv {
 	if (!home) return process.env;
-	return { ...process.env, PATH: `${path.join(home, 'bin')}${path.delimiter}${process.env.PATH ?? ''}`, npm_config_nodedir: home };
+	return {
+		...process.env,
+		PATH: `${path.join(home, 'bin')}${path.delimiter}${process.env.PATH ?? ''}`,
+		npm_config_nodedir: home,
+	};
 }
 
 /** Runs npm in `cwd` on the given Node (its folder first on PATH, its headers for native builds), or the current one. */
@@ -64,7 +75,8 @@ export async function ensureNodeInstalled(version: string): Promise<string> {
 	await timed(`Fetching Node ${version} from the npm registry into ${prefix}`, () =>
 		npmIn(prefix, ['install', '--prefix', prefix, '--no-save', `node@${version}`]),
 	);
-	if (!existsSync(binary)) throw new Error(`npm installed node@${version} but ${binary} is missing`);
+	if (!existsSync(binary))
+		throw new Error(`npm installed node@${version} but ${binary} is missing`);
 	return binary;
 }
 
@@ -75,9 +87,15 @@ function nodeMajor(nodeVersion: string): string {
 function isInstalled(dir: string, version: string, nodeVersion: string): boolean {
 	const marker = path.join(dir, MARKER);
 	if (!existsSync(marker) || !existsSync(n8nBin(dir))) return false;
-	const recorded = JSON.parse(readFileSync(marker, 'utf8')) as { version?: string; nodeMajor?: string };
+	const recorded = JSON.parse(readFileSync(marker, 'utf8')) as {
+		version?: string;
+		nodeMajor?: string;
+	};
 	// Native modules are built for one Node major; older markers did not record it.
-	return recorded.version === version && (recorded.nodeMajor ?? nodeMajor(nodeVersion)) === nodeMajor(nodeVersion);
+	return (
+		recorded.version === version &&
+		(recorded.nodeMajor ?? nodeMajor(nodeVersion)) === nodeMajor(nodeVersion)
+	);
 }
 
 /**
@@ -96,9 +114,13 @@ export async function ensureN8nRuntime(version = N8N_VERSION): Promise<N8nRuntim
 		return { version, installDir: dir, nodeBinary };
 	}
 	mkdirSync(dir, { recursive: true });
-	writeFileSync(path.join(dir, 'package.json'), `${JSON.stringify(installPackageJson(version), null, 2)}\n`);
-	await timed(`Installing n8n ${version} into ${dir} for Node ${runsOn} (first run only; 5-11 minutes)`, () =>
-		npmIn(dir, ['install', '--ignore-scripts'], home),
+	writeFileSync(
+		path.join(dir, 'package.json'),
+		`${JSON.stringify(installPackageJson(version), null, 2)}\n`,
+	);
+	await timed(
+		`Installing n8n ${version} into ${dir} for Node ${runsOn} (first run only; 5-11 minutes)`,
+		() => npmIn(dir, ['install', '--ignore-scripts'], home),
 	);
 	await timed("Building n8n's native modules (sqlite3 compiles; about 2 minutes)", () =>
 		npmIn(dir, ['rebuild', 'isolated-vm', 'sqlite3'], home),
@@ -116,5 +138,6 @@ export async function ensureN8nInstalled(version = N8N_VERSION): Promise<string>
 /** `node test/n8n/install.ts [version...]`: installs each version (default: the one `npm start` uses). */
 if (import.meta.main) {
 	const versions = process.argv.slice(2);
-	for (const version of versions.length > 0 ? versions : [N8N_VERSION]) await ensureN8nRuntime(version);
+	for (const version of versions.length > 0 ? versions : [N8N_VERSION])
+		await ensureN8nRuntime(version);
 }

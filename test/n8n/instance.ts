@@ -146,11 +146,18 @@ export async function startN8n(options: N8nOptions): Promise<N8nInstance> {
 	};
 
 	const died = exited(child).then(() => {
-		throw new Error(`n8n ${command} exited during start-up (code ${child.exitCode}):\n${logTail()}`);
+		throw new Error(
+			`n8n ${command} exited during start-up (code ${child.exitCode}):\n${logTail()}`,
+		);
 	});
 	const readinessUrl = options.readinessUrl ?? `${origin}/healthz/readiness`;
 	try {
-		await Promise.race([waitFor(`n8n ${command} to become ready`, () => isReady(readinessUrl), { timeoutMs: BOOT_TIMEOUT_MS }), died]);
+		await Promise.race([
+			waitFor(`n8n ${command} to become ready`, () => isReady(readinessUrl), {
+				timeoutMs: BOOT_TIMEOUT_MS,
+			}),
+			died,
+		]);
 	} catch (error) {
 		await stop();
 		throw error;
@@ -158,7 +165,11 @@ export async function startN8n(options: N8nOptions): Promise<N8nInstance> {
 	died.catch(() => undefined);
 
 	const cli = async (args: string[]): Promise<string> => {
-		const cliEnv = { ...env, N8N_RUNNERS_BROKER_PORT: String(await freePort()), N8N_PORT: String(await freePort()) };
+		const cliEnv = {
+			...env,
+			N8N_RUNNERS_BROKER_PORT: String(await freePort()),
+			N8N_PORT: String(await freePort()),
+		};
 		const result = await runCommand(nodeBinary, [n8nBin(options.installDir), ...args], {
 			cwd: options.userFolder,
 			env: cliEnv,
@@ -166,5 +177,13 @@ export async function startN8n(options: N8nOptions): Promise<N8nInstance> {
 		return result.stdout;
 	};
 
-	return { origin, port: options.port, userFolder: options.userFolder, logFile, cli, logTail, stop };
+	return {
+		origin,
+		port: options.port,
+		userFolder: options.userFolder,
+		logFile,
+		cli,
+		logTail,
+		stop,
+	};
 }

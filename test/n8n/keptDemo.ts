@@ -30,7 +30,9 @@ interface CredentialSummary {
 /** The key n8n wrote to `<userFolder>/.n8n/config` on its first start: it refuses to start with another one. */
 export function keptEncryptionKey(userFolder: string): string | undefined {
 	try {
-		const settings = JSON.parse(readFileSync(path.join(userFolder, '.n8n', 'config'), 'utf8')) as { encryptionKey?: unknown };
+		const settings = JSON.parse(readFileSync(path.join(userFolder, '.n8n', 'config'), 'utf8')) as {
+			encryptionKey?: unknown;
+		};
 		return typeof settings.encryptionKey === 'string' ? settings.encryptionKey : undefined;
 	} catch {
 		return undefined;
@@ -43,7 +45,9 @@ function digestOf(definition: WorkflowDefinition): string {
 
 async function ownerIsSetUp(origin: string): Promise<boolean> {
 	const response = await fetch(`${origin}/rest/settings`);
-	const body = (await response.json()) as { data?: { userManagement?: { showSetupOnFirstLoad?: boolean } } };
+	const body = (await response.json()) as {
+		data?: { userManagement?: { showSetupOnFirstLoad?: boolean } };
+	};
 	return body.data?.userManagement?.showSetupOnFirstLoad === false;
 }
 
@@ -93,7 +97,9 @@ export class KeptDemo {
 		} catch {
 			// First start in this folder.
 		}
-		const client = (await ownerIsSetUp(origin)) ? await signIn(origin, owner) : await N8nClient.setupOwner(origin, owner);
+		const client = (await ownerIsSetUp(origin))
+			? await signIn(origin, owner)
+			: await N8nClient.setupOwner(origin, owner);
 		client.apiKey = state.apiKey;
 		if (client.apiKey !== undefined) {
 			try {
@@ -107,9 +113,18 @@ export class KeptDemo {
 	}
 
 	/** Updates the credential of that name and type, or creates it; returns its id. */
-	async upsertCredential(name: string, type: string, data: Record<string, unknown>): Promise<string> {
-		const { data: existing } = await this.client.api<{ data: CredentialSummary[] }>('GET', '/credentials?limit=250');
-		const found = existing.find((credential) => credential.name === name && credential.type === type);
+	async upsertCredential(
+		name: string,
+		type: string,
+		data: Record<string, unknown>,
+	): Promise<string> {
+		const { data: existing } = await this.client.api<{ data: CredentialSummary[] }>(
+			'GET',
+			'/credentials?limit=250',
+		);
+		const found = existing.find(
+			(credential) => credential.name === name && credential.type === type,
+		);
 		if (!found) return await this.client.createCredential(name, type, data);
 		await this.client.api('PATCH', `/credentials/${found.id}`, { name, type, data });
 		return found.id;
@@ -120,14 +135,18 @@ export class KeptDemo {
 	 * same name), which is rewritten only when the definition differs from what was last written
 	 * there: a user's edits to an example stay until the example itself changes.
 	 */
-	async upsertWorkflows<K extends string>(definitions: Record<K, WorkflowDefinition>): Promise<UpsertedWorkflows<K>> {
+	async upsertWorkflows<K extends string>(
+		definitions: Record<K, WorkflowDefinition>,
+	): Promise<UpsertedWorkflows<K>> {
 		const workflows = {} as Record<K, StoredWorkflow>;
 		const created = new Set<string>();
 		for (const key of Object.keys(definitions) as K[]) {
 			const definition = definitions[key];
 			const digest = digestOf(definition);
 			const known = this.state.workflows[key];
-			let stored = (known && (await this.workflowById(known.id))) ?? (await this.workflowByName(definition.name));
+			let stored =
+				(known && (await this.workflowById(known.id))) ??
+				(await this.workflowByName(definition.name));
 			if (!stored) {
 				stored = await this.client.createWorkflow(definition);
 				created.add(stored.id);
@@ -164,7 +183,10 @@ export class KeptDemo {
 	}
 
 	private async workflowByName(name: string): Promise<StoredWorkflow | undefined> {
-		const { data } = await this.client.api<{ data: ListedWorkflow[] }>('GET', `/workflows?name=${encodeURIComponent(name)}`);
+		const { data } = await this.client.api<{ data: ListedWorkflow[] }>(
+			'GET',
+			`/workflows?name=${encodeURIComponent(name)}`,
+		);
 		return data.find((workflow) => workflow.name === name && !workflow.isArchived);
 	}
 }

@@ -38,5 +38,12 @@ export function n8nBin(installDir: string): string {
 
 /** The folder of a Node release installed from the npm registry (`npm install node@x`), as .ci/node24.sh does. */
 export function nodeHome(version: string): string {
-	return path.join(cacheDir(), `node-${version}`, 'node_modules', 'node', 'node_modules', `node-${process.platform}-${process.arch}`);
+	return path.join(
+		cacheDir(),
+		`node-${version}`,
+		'node_modules',
+		'node',
+		'node_modules',
+		`node-${process.platform}-${process.arch}`,
+	);
 }

@@ -1,5 +1,15 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+	chmodSync,
+	chownSync,
+	cpSync,
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readFileSync,
+	rmSync,
+	writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -31,11 +41,26 @@ export async function ensurePostgresInstalled(): Promise<string> {
 	const native = path.join(prefix, 'node_modules', POSTGRES_PACKAGE, 'native');
 	if (existsSync(path.join(native, 'bin', 'postgres'))) return native;
 	mkdirSync(prefix, { recursive: true });
-	await timed(`Fetching Postgres binaries (${POSTGRES_PACKAGE}@${POSTGRES_PACKAGE_VERSION}) into ${prefix}`, async () => {
-		// The package's postinstall script restores the library symlinks npm cannot ship.
-		await runNpm(['install', '--prefix', prefix, '--no-save', '--no-audit', '--no-fund', `${POSTGRES_PACKAGE}@${POSTGRES_PACKAGE_VERSION}`], prefix);
-	});
-	if (!existsSync(path.join(native, 'bin', 'postgres'))) throw new Error(`${POSTGRES_PACKAGE} installed no ${native}/bin/postgres`);
+	await timed(
+		`Fetching Postgres binaries (${POSTGRES_PACKAGE}@${POSTGRES_PACKAGE_VERSION}) into ${prefix}`,
+		async () => {
+			// The package's postinstall script restores the library symlinks npm cannot ship.
+			await runNpm(
+				[
+					'install',
+					'--prefix',
+					prefix,
+					'--no-save',
+					'--no-audit',
+					'--no-fund',
+					`${POSTGRES_PACKAGE}@${POSTGRES_PACKAGE_VERSION}`,
+				],
+				prefix,
+			);
+		},
+	);
+	if (!existsSync(path.join(native, 'bin', 'postgres')))
+		throw new Error(`${POSTGRES_PACKAGE} installed no ${native}/bin/postgres`);
 	return native;
 }
 
@@ -50,14 +75,21 @@ function serverUser(): string | undefined {
 }
 
 /** runuser lives in an sbin folder, which a minimal PATH (a CI runner's, `env -i`) may leave out. */
-const RUNUSER = ['/usr/sbin/runuser', '/sbin/runuser'].find((candidate) => existsSync(candidate)) ?? 'runuser';
+const RUNUSER =
+	['/usr/sbin/runuser', '/sbin/runuser'].find((candidate) => existsSync(candidate)) ?? 'runuser';
 
-function asServerUser(user: string | undefined, command: string, args: string[]): [string, string[]] {
+function asServerUser(
+	user: string | undefined,
+	command: string,
+	args: string[],
+): [string, string[]] {
 	return user ? [RUNUSER, ['-u', user, '--', command, ...args]] : [command, args];
 }
 
 function userIds(user: string): { uid: number; gid: number } {
-	const line = readFileSync('/etc/passwd', 'utf8').split('\n').find((entry) => entry.startsWith(`${user}:`));
+	const line = readFileSync('/etc/passwd', 'utf8')
+		.split('\n')
+		.find((entry) => entry.startsWith(`${user}:`));
 	const [, , uid, gid] = (line ?? '').split(':');
 	return { uid: Number(uid), gid: Number(gid) };
 }
@@ -92,9 +124,13 @@ export async function startPostgres(): Promise<Postgres> {
 
 	const run = async (command: string, args: string[]): Promise<void> => {
 		const [bin, fullArgs] = asServerUser(user, command, args);
-		await runCommand(bin, fullArgs, { cwd: scratch, env: { PATH: process.env.PATH, LANG: 'C', LC_ALL: 'C' } });
+		await runCommand(bin, fullArgs, {
+			cwd: scratch,
+			env: { PATH: process.env.PATH, LANG: 'C', LC_ALL: 'C' },
+		});
 	};
-	const stopNow = (mode: 'fast' | 'immediate'): string[] => asServerUser(user, pgCtl, ['-D', dataDir, '-m', mode, '-w', 'stop']).flat();
+	const stopNow = (mode: 'fast' | 'immediate'): string[] =>
+		asServerUser(user, pgCtl, ['-D', dataDir, '-m', mode, '-w', 'stop']).flat();
 	const killOnExit = (): void => {
 		const [bin, ...args] = stopNow('immediate');
 		spawnSync(bin, args, { stdio: 'ignore' });
@@ -103,18 +139,38 @@ export async function startPostgres(): Promise<Postgres> {
 
 	try {
 		await run(path.join(native, 'bin', 'initdb'), [
-			'-D', dataDir, '-U', 'n8n', `--pwfile=${passwordFile}`, '-A', 'scram-sha-256', '--auth-local=trust', '-E', 'UTF8', '--no-locale',
+			'-D',
+			dataDir,
+			'-U',
+			'n8n',
+			`--pwfile=${passwordFile}`,
+			'-A',
+			'scram-sha-256',
+			'--auth-local=trust',
+			'-E',
+			'UTF8',
+			'--no-locale',
 		]);
 		process.once('exit', killOnExit);
 		await run(pgCtl, [
-			'-D', dataDir, '-l', logFile, '-w', '-t', '60', 'start',
-			'-o', `-p ${port} -k ${socketDir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`,
+			'-D',
+			dataDir,
+			'-l',
+			logFile,
+			'-w',
+			'-t',
+			'60',
+			'start',
+			'-o',
+			`-p ${port} -k ${socketDir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`,
 		]);
 	} catch (error) {
 		const log = existsSync(logFile) ? `\n${tail(readFileSync(logFile, 'utf8'))}` : '';
 		killOnExit();
 		process.off('exit', killOnExit);
-		throw new Error(`Postgres did not start: ${error instanceof Error ? error.message : String(error)}${log}`);
+		throw new Error(
+			`Postgres did not start: ${error instanceof Error ? error.message : String(error)}${log}`,
+		);
 	}
 
 	let stopping: Promise<void> | undefined;

@@ -13,4 +13,6 @@ const started = Date.now();
 await ensureN8nRuntime(N8N1_VERSION);
 await ensureNodeInstalled(OLDEST_NODE_VERSION);
 await ensurePostgresInstalled();
-progress(`Queue-mode and n8n 1.x prerequisites ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+progress(
+	`Queue-mode and n8n 1.x prerequisites ready in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+);

@@ -9,7 +9,11 @@ export interface RunResult {
 }
 
 /** Runs a command to completion, collecting its output; rejects when it exits non-zero. */
-export function runCommand(command: string, args: string[], options: SpawnOptions = {}): Promise<RunResult> {
+export function runCommand(
+	command: string,
+	args: string[],
+	options: SpawnOptions = {},
+): Promise<RunResult> {
 	return new Promise((resolve, reject) => {
 		const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
 		let stdout = '';
@@ -20,7 +24,12 @@ export function runCommand(command: string, args: string[], options: SpawnOption
 		child.on('close', (code) => {
 			const result = { code: code ?? 1, stdout, stderr };
 			if (result.code === 0) resolve(result);
-			else reject(new Error(`${command} ${args.join(' ')} exited with ${result.code}\n${tail(stderr || stdout)}`));
+			else
+				reject(
+					new Error(
+						`${command} ${args.join(' ')} exited with ${result.code}\n${tail(stderr || stdout)}`,
+					),
+				);
 		});
 	});
 }
@@ -90,6 +99,8 @@ export function descendantsOf(root: number): number[] {
 
 /** Whether a process with this id is still running (a zombie counts as gone where `ps` says so). */
 export function isRunning(pid: number): boolean {
-	const state = spawnSync('ps', ['-o', 'stat=', '-p', String(pid)], { encoding: 'utf8' }).stdout.trim();
+	const state = spawnSync('ps', ['-o', 'stat=', '-p', String(pid)], {
+		encoding: 'utf8',
+	}).stdout.trim();
 	return state !== '' && !state.startsWith('Z');
 }

@@ -13,7 +13,10 @@ function seconds(ms: number): string {
 export async function timed<T>(message: string, step: () => Promise<T>): Promise<T> {
 	const started = Date.now();
 	progress(`${message} ...`);
-	const heartbeat = setInterval(() => progress(`  ... still working (${seconds(Date.now() - started)})`), HEARTBEAT_MS);
+	const heartbeat = setInterval(
+		() => progress(`  ... still working (${seconds(Date.now() - started)})`),
+		HEARTBEAT_MS,
+	);
 	try {
 		const result = await step();
 		progress(`  done in ${seconds(Date.now() - started)}`);

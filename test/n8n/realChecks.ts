@@ -4,7 +4,12 @@ import type { Sandbox } from '../sandbox/index.ts';
 import { executionDetails, nodeOutput, waitForExecutions } from '../e2e/executions.ts';
 import type { ExecutionDetail, N8nClient } from './client.ts';
 import { delay, waitFor } from './processes.ts';
-import { DELIVERY_TRIGGER_NODE, PERFORMANCE_ACTION_NODE, POLLER_NODE, SECURITY_ACTION_NODE } from './testWorkflows.ts';
+import {
+	DELIVERY_TRIGGER_NODE,
+	PERFORMANCE_ACTION_NODE,
+	POLLER_NODE,
+	SECURITY_ACTION_NODE,
+} from './testWorkflows.ts';
 
 /** Checks the queue-mode and n8n 1.x suites share: what the package's triggers started in real n8n. */
 
@@ -23,17 +28,25 @@ async function allExecutions(client: N8nClient, workflowId: string): Promise<Exe
 /** The `id` of every item the delivery trigger emitted, one entry per emission. */
 export async function deliveredEventIds(client: N8nClient, workflowId: string): Promise<unknown[]> {
 	const executions = await allExecutions(client, workflowId);
-	return executions.flatMap((execution) => nodeOutput(execution, DELIVERY_TRIGGER_NODE).map((item) => item.id));
+	return executions.flatMap((execution) =>
+		nodeOutput(execution, DELIVERY_TRIGGER_NODE).map((item) => item.id),
+	);
 }
 
 /** Waits until an execution for `eventId` exists and every execution of the workflow has finished. */
-export async function waitForEventExecution(client: N8nClient, workflowId: string, eventId: string): Promise<unknown[]> {
+export async function waitForEventExecution(
+	client: N8nClient,
+	workflowId: string,
+	eventId: string,
+): Promise<unknown[]> {
 	return await waitFor(
 		`an execution for event ${eventId}`,
 		async () => {
 			const executions = await allExecutions(client, workflowId);
 			if (!executions.every((execution) => FINISHED.has(execution.status))) return undefined;
-			const ids = executions.flatMap((execution) => nodeOutput(execution, DELIVERY_TRIGGER_NODE).map((item) => item.id));
+			const ids = executions.flatMap((execution) =>
+				nodeOutput(execution, DELIVERY_TRIGGER_NODE).map((item) => item.id),
+			);
 			return ids.includes(eventId) ? ids : undefined;
 		},
 		{ timeoutMs: 120_000, intervalMs: 500 },
@@ -46,7 +59,11 @@ export async function waitForThreatPoll(sandbox: Sandbox, after: number): Promis
 		'a poll of the threat list',
 		async () =>
 			sandbox.requests.some(
-				(request) => request.service === 'security' && request.method === 'GET' && request.path === '/threats' && request.at > after,
+				(request) =>
+					request.service === 'security' &&
+					request.method === 'GET' &&
+					request.path === '/threats' &&
+					request.at > after,
 			)
 				? true
 				: undefined,
@@ -69,7 +86,12 @@ export interface PollerResult {
  * Lets the published poller take its first look (which only records what exists), adds two
  * threats, waits until it has emitted them, then waits for one more poll.
  */
-export async function runPollerOnce(client: N8nClient, sandbox: Sandbox, workflowId: string, publishedAt: number): Promise<PollerResult> {
+export async function runPollerOnce(
+	client: N8nClient,
+	sandbox: Sandbox,
+	workflowId: string,
+	publishedAt: number,
+): Promise<PollerResult> {
 	await waitForThreatPoll(sandbox, publishedAt);
 	await delay(SETTLE_MS);
 	const executionsBeforeNewThreats = (await client.executions(workflowId)).length;
@@ -81,20 +103,26 @@ export async function runPollerOnce(client: N8nClient, sandbox: Sandbox, workflo
 		'the poller to emit the new threats',
 		async () => {
 			const found = await allExecutions(client, workflowId);
-			const emitted = found.flatMap((execution) => nodeOutput(execution, POLLER_NODE).map((threat) => threat.id));
+			const emitted = found.flatMap((execution) =>
+				nodeOutput(execution, POLLER_NODE).map((threat) => threat.id),
+			);
 			const done = found.every((execution) => FINISHED.has(execution.status));
 			return done && newThreatIds.every((id) => emitted.includes(id)) ? found : undefined;
 		},
 		{ timeoutMs: TWO_POLLS_MS, intervalMs: 1000 },
 	);
-	const lastStopped = Math.max(...executions.map((execution) => Date.parse(execution.stoppedAt ?? execution.startedAt)));
+	const lastStopped = Math.max(
+		...executions.map((execution) => Date.parse(execution.stoppedAt ?? execution.startedAt)),
+	);
 	await waitForThreatPoll(sandbox, lastStopped);
 	await delay(SETTLE_MS);
 	await waitForExecutions(client, workflowId, executions.length);
 	const after = await allExecutions(client, workflowId);
 	return {
 		executionsBeforeNewThreats,
-		emitted: after.flatMap((execution) => nodeOutput(execution, POLLER_NODE).map((threat) => threat.id)),
+		emitted: after.flatMap((execution) =>
+			nodeOutput(execution, POLLER_NODE).map((threat) => threat.id),
+		),
 		newThreatIds,
 		executionIds: executions.map((execution) => execution.id),
 		executionIdsAfterAnotherPoll: after.map((execution) => execution.id),
@@ -116,7 +144,12 @@ export interface ActionRun {
  * Calls the published action-nodes workflow's webhook at `url` (n8n's Webhook node answers 404
  * until it is registered, and starts a run after) and returns the run.
  */
-export async function runActionNodes(client: N8nClient, sandbox: Sandbox, workflowId: string, url: string): Promise<ActionRun> {
+export async function runActionNodes(
+	client: N8nClient,
+	sandbox: Sandbox,
+	workflowId: string,
+	url: string,
+): Promise<ActionRun> {
 	const status = await waitFor(`the webhook ${url}`, async () => {
 		const response = await fetch(url, { method: 'POST', body: '{}' });
 		await response.body?.cancel();
@@ -125,7 +158,9 @@ export async function runActionNodes(client: N8nClient, sandbox: Sandbox, workfl
 	await waitForExecutions(client, workflowId, 1);
 	const executions = await allExecutions(client, workflowId);
 	const first = executions[0];
-	const served = sandbox.requests.filter((request) => request.method === 'GET' && request.path === '/sites');
+	const served = sandbox.requests.filter(
+		(request) => request.method === 'GET' && request.path === '/sites',
+	);
 	return {
 		status,
 		executions,

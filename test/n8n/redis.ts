@@ -28,9 +28,24 @@ function answersPing(port: number): Promise<true | undefined> {
 /** Starts a throw-away, memory-only Redis on 127.0.0.1 (a free port); killed when this process exits. */
 export async function startRedis(): Promise<Redis> {
 	const port = await freePort();
-	const child = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'], {
-		stdio: ['ignore', 'ignore', 'pipe'],
-	});
+	const child = spawn(
+		REDIS_SERVER,
+		[
+			'--port',
+			String(port),
+			'--bind',
+			'127.0.0.1',
+			'--save',
+			'',
+			'--appendonly',
+			'no',
+			'--daemonize',
+			'no',
+		],
+		{
+			stdio: ['ignore', 'ignore', 'pipe'],
+		},
+	);
 	let stderr = '';
 	child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
 	const killOnExit = (): void => {
@@ -39,7 +54,13 @@ export async function startRedis(): Promise<Redis> {
 	process.once('exit', killOnExit);
 	const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
 	const failed = new Promise<never>((_, reject) => {
-		child.once('error', (error) => reject(new Error(`${REDIS_SERVER} did not start (apt-get install -y redis-server): ${error.message}`)));
+		child.once('error', (error) =>
+			reject(
+				new Error(
+					`${REDIS_SERVER} did not start (apt-get install -y redis-server): ${error.message}`,
+				),
+			),
+		);
 		void exited.then(() => reject(new Error(`${REDIS_SERVER} exited: ${stderr}`)));
 	});
 	const stop = async (): Promise<void> => {
@@ -50,11 +71,18 @@ export async function startRedis(): Promise<Redis> {
 		process.off('exit', killOnExit);
 	};
 	try {
-		await Promise.race([waitFor('redis-server to answer PING', () => answersPing(port), { timeoutMs: 30_000 }), failed]);
+		await Promise.race([
+			waitFor('redis-server to answer PING', () => answersPing(port), { timeoutMs: 30_000 }),
+			failed,
+		]);
 	} catch (error) {
 		await stop();
 		throw error;
 	}
 	failed.catch(() => undefined);
-	return { port, n8nEnv: { QUEUE_BULL_REDIS_HOST: '127.0.0.1', QUEUE_BULL_REDIS_PORT: String(port) }, stop };
+	return {
+		port,
+		n8nEnv: { QUEUE_BULL_REDIS_HOST: '127.0.0.1', QUEUE_BULL_REDIS_PORT: String(port) },
+		stop,
+	};
 }

@@ -5,7 +5,14 @@ import type { Sandbox, SandboxOptions } from '../sandbox/index.ts';
 import { N8nClient } from './client.ts';
 import type { Owner, StoredWorkflow, WorkflowDefinition } from './client.ts';
 import { installCommunityPackage } from './communityPackage.ts';
-import { adaptWorkflow, CREDENTIAL_NAMES, EXAMPLE_FILES, hasPackageTrigger, PERFORMANCE_TRIGGER, readExample } from './examples.ts';
+import {
+	adaptWorkflow,
+	CREDENTIAL_NAMES,
+	EXAMPLE_FILES,
+	hasPackageTrigger,
+	PERFORMANCE_TRIGGER,
+	readExample,
+} from './examples.ts';
 import type { CredentialIds, CredentialType, ExampleKey } from './examples.ts';
 import { ensureN8nInstalled } from './install.ts';
 import { startN8n } from './instance.ts';
@@ -52,29 +59,45 @@ export async function createSandboxCredentials(
 ): Promise<CredentialIds> {
 	const data = sandboxCredentials(sandbox);
 	return {
-		performanceServiceApi: await client.createCredential(CREDENTIAL_NAMES.performanceServiceApi, 'performanceServiceApi', {
-			...data.performanceServiceApi,
-			...extraData,
-		}),
-		securityServiceApi: await client.createCredential(CREDENTIAL_NAMES.securityServiceApi, 'securityServiceApi', {
-			...data.securityServiceApi,
-			...extraData,
-		}),
+		performanceServiceApi: await client.createCredential(
+			CREDENTIAL_NAMES.performanceServiceApi,
+			'performanceServiceApi',
+			{
+				...data.performanceServiceApi,
+				...extraData,
+			},
+		),
+		securityServiceApi: await client.createCredential(
+			CREDENTIAL_NAMES.securityServiceApi,
+			'securityServiceApi',
+			{
+				...data.securityServiceApi,
+				...extraData,
+			},
+		),
 	};
 }
 
 /** The examples pointed at the sandbox and at the credentials made for it. */
-function exampleDefinitions(sandbox: Sandbox, ids: CredentialIds): Record<ExampleKey, WorkflowDefinition> {
+function exampleDefinitions(
+	sandbox: Sandbox,
+	ids: CredentialIds,
+): Record<ExampleKey, WorkflowDefinition> {
 	const keys = Object.keys(EXAMPLE_FILES) as ExampleKey[];
-	return Object.fromEntries(keys.map((key) => [key, adaptWorkflow(readExample(key), sandbox.origin, ids)])) as Record<
-		ExampleKey,
-		WorkflowDefinition
-	>;
+	return Object.fromEntries(
+		keys.map((key) => [key, adaptWorkflow(readExample(key), sandbox.origin, ids)]),
+	) as Record<ExampleKey, WorkflowDefinition>;
 }
 
-async function importExamples(client: N8nClient, sandbox: Sandbox, ids: CredentialIds): Promise<Record<ExampleKey, StoredWorkflow>> {
+async function importExamples(
+	client: N8nClient,
+	sandbox: Sandbox,
+	ids: CredentialIds,
+): Promise<Record<ExampleKey, StoredWorkflow>> {
 	const entries: Array<[ExampleKey, StoredWorkflow]> = [];
-	for (const [key, workflow] of Object.entries(exampleDefinitions(sandbox, ids)) as Array<[ExampleKey, WorkflowDefinition]>) {
+	for (const [key, workflow] of Object.entries(exampleDefinitions(sandbox, ids)) as Array<
+		[ExampleKey, WorkflowDefinition]
+	>) {
 		entries.push([key, await client.createWorkflow(workflow)]);
 	}
 	return Object.fromEntries(entries) as Record<ExampleKey, StoredWorkflow>;
@@ -93,8 +116,12 @@ async function publishTriggerWorkflows(
 	for (const workflow of workflows.filter(hasPackageTrigger)) {
 		const publish = !published.has(workflow.id);
 		if (workflow.nodes.some((node) => node.type === PERFORMANCE_TRIGGER)) {
-			const { url } = await publishWebhookWorkflow(client, sandbox.controlUrl, workflow, { publish });
-			progress(`  ${publish ? 'published' : 'kept'} "${workflow.name}"; the sandbox delivers its events to ${url}`);
+			const { url } = await publishWebhookWorkflow(client, sandbox.controlUrl, workflow, {
+				publish,
+			});
+			progress(
+				`  ${publish ? 'published' : 'kept'} "${workflow.name}"; the sandbox delivers its events to ${url}`,
+			);
 		} else if (publish) {
 			await client.publishWorkflow(workflow.id);
 			progress(`  published "${workflow.name}"`);
@@ -114,30 +141,42 @@ interface Provisioned {
  */
 async function provisionKept(n8n: N8nInstance, sandbox: Sandbox): Promise<Provisioned> {
 	const demo = await KeptDemo.open(n8n.origin, n8n.userFolder, DEMO_OWNER);
-	return await timed('Updating credentials and example workflows, publishing triggers', async () => {
-		const data = sandboxCredentials(sandbox);
-		const credentialIds = {} as CredentialIds;
-		for (const type of Object.keys(CREDENTIAL_NAMES) as CredentialType[]) {
-			credentialIds[type] = await demo.upsertCredential(CREDENTIAL_NAMES[type], type, data[type]);
-		}
-		const { workflows, created } = await demo.upsertWorkflows(exampleDefinitions(sandbox, credentialIds));
-		const live = Object.values(workflows).filter((workflow) => created.has(workflow.id) || workflow.active);
-		const published = new Set(live.filter((workflow) => !created.has(workflow.id)).map((workflow) => workflow.id));
-		await publishTriggerWorkflows(demo.client, sandbox, live, published);
-		demo.save();
-		return { client: demo.client, credentialIds, workflows };
-	});
+	return await timed(
+		'Updating credentials and example workflows, publishing triggers',
+		async () => {
+			const data = sandboxCredentials(sandbox);
+			const credentialIds = {} as CredentialIds;
+			for (const type of Object.keys(CREDENTIAL_NAMES) as CredentialType[]) {
+				credentialIds[type] = await demo.upsertCredential(CREDENTIAL_NAMES[type], type, data[type]);
+			}
+			const { workflows, created } = await demo.upsertWorkflows(
+				exampleDefinitions(sandbox, credentialIds),
+			);
+			const live = Object.values(workflows).filter(
+				(workflow) => created.has(workflow.id) || workflow.active,
+			);
+			const published = new Set(
+				live.filter((workflow) => !created.has(workflow.id)).map((workflow) => workflow.id),
+			);
+			await publishTriggerWorkflows(demo.client, sandbox, live, published);
+			demo.save();
+			return { client: demo.client, credentialIds, workflows };
+		},
+	);
 }
 
 /** Owner account, sandbox credentials, the examples, and their published triggers. */
 async function provision(n8n: N8nInstance, sandbox: Sandbox): Promise<Provisioned> {
 	const client = await N8nClient.setupOwner(n8n.origin, DEMO_OWNER);
-	return await timed('Importing credentials and example workflows, publishing triggers', async () => {
-		const credentialIds = await createSandboxCredentials(client, sandbox);
-		const workflows = await importExamples(client, sandbox, credentialIds);
-		await publishTriggerWorkflows(client, sandbox, Object.values(workflows));
-		return { client, credentialIds, workflows };
-	});
+	return await timed(
+		'Importing credentials and example workflows, publishing triggers',
+		async () => {
+			const credentialIds = await createSandboxCredentials(client, sandbox);
+			const workflows = await importExamples(client, sandbox, credentialIds);
+			await publishTriggerWorkflows(client, sandbox, Object.values(workflows));
+			return { client, credentialIds, workflows };
+		},
+	);
 }
 
 /**
@@ -146,7 +185,11 @@ async function provision(n8n: N8nInstance, sandbox: Sandbox): Promise<Provisione
  */
 export async function startStack(options: StackOptions): Promise<Stack> {
 	const installDir = await ensureN8nInstalled();
-	const sandbox = await startSandbox({ quiet: true, ...options.sandboxOptions, port: options.sandboxPort });
+	const sandbox = await startSandbox({
+		quiet: true,
+		...options.sandboxOptions,
+		port: options.sandboxPort,
+	});
 	let n8n: N8nInstance | undefined;
 	try {
 		const keep = options.keepUserFolder === true;
@@ -156,10 +199,17 @@ export async function startStack(options: StackOptions): Promise<Stack> {
 		);
 		const encryptionKey = keep ? keptEncryptionKey(options.userFolder) : undefined;
 		const instance = await timed(`Starting n8n on 127.0.0.1:${options.n8nPort}`, () =>
-			startN8n({ installDir, userFolder: options.userFolder, port: options.n8nPort, encryptionKey }),
+			startN8n({
+				installDir,
+				userFolder: options.userFolder,
+				port: options.n8nPort,
+				encryptionKey,
+			}),
 		);
 		n8n = instance;
-		const provisioned = keep ? await provisionKept(instance, sandbox) : await provision(instance, sandbox);
+		const provisioned = keep
+			? await provisionKept(instance, sandbox)
+			: await provision(instance, sandbox);
 		const stop = async (): Promise<void> => {
 			await instance.stop();
 			await sandbox.close();

@@ -16,14 +16,16 @@ import { progress } from './progress.ts';
 import { startStack } from './stack.ts';
 import type { Stack } from './stack.ts';
 
-const USAGE = 'Usage: npm start [-- --reset]\n  --reset  start from a clean n8n user folder (drops what was built in the demo)';
+const USAGE =
+	'Usage: npm start [-- --reset]\n  --reset  start from a clean n8n user folder (drops what was built in the demo)';
 const CHILD_STOP_GRACE_MS = 10_000;
 const PARENT_CHECK_MS = 1_000;
 const SIGNAL_EXIT_CODES: Record<string, number> = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 };
 
 function portFromEnv(name: string, fallback: number): number {
 	const port = Number(process.env[name] ?? fallback);
-	if (!Number.isInteger(port) || port <= 0 || port > 65535) throw new Error(`${name} must be a TCP port, got ${process.env[name]}`);
+	if (!Number.isInteger(port) || port <= 0 || port > 65535)
+		throw new Error(`${name} must be a TCP port, got ${process.env[name]}`);
 	return port;
 }
 

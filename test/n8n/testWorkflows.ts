@@ -21,7 +21,10 @@ function credential(type: CredentialType, ids: CredentialIds): WorkflowNode['cre
  * n8n's Webhook node (production URL `/webhook/<path>`) starting one operation of each action
  * node: Performance Service › Site › Get Many and Security Service › Site › Get Many.
  */
-export function actionNodesWorkflow(ids: CredentialIds, path = randomUUID()): WorkflowDefinition & { path: string } {
+export function actionNodesWorkflow(
+	ids: CredentialIds,
+	path = randomUUID(),
+): WorkflowDefinition & { path: string } {
 	const siteGetAll = { resource: 'site', operation: 'getAll', returnAll: true };
 	return {
 		path,

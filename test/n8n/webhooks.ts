@@ -3,11 +3,16 @@ import { PERFORMANCE_TRIGGER } from './examples.ts';
 import { waitFor } from './processes.ts';
 
 /** The production URL n8n serves a webhook node at (n8n's getNodeWebhookPath for nodes with a webhookId). */
-export function productionWebhookUrl(n8nOrigin: string, node: WorkflowNode, description: NodeTypeDescription): string {
+export function productionWebhookUrl(
+	n8nOrigin: string,
+	node: WorkflowNode,
+	description: NodeTypeDescription,
+): string {
 	const hook = description.webhooks?.find((webhook) => webhook.httpMethod === 'POST');
 	if (!hook) throw new Error(`${description.name} declares no POST webhook`);
 	if (!node.webhookId) throw new Error(`Node "${node.name}" has no webhookId`);
-	if (hook.path.startsWith('=')) throw new Error(`${description.name} has an expression webhook path`);
+	if (hook.path.startsWith('='))
+		throw new Error(`${description.name} has an expression webhook path`);
 	const path = hook.path.replace(/^\//, '');
 	const full = hook.isFullPath ? path || node.webhookId : `${node.webhookId}/${path}`;
 	return `${n8nOrigin}/webhook/${full}`;
@@ -34,7 +39,11 @@ export async function waitForWebhook(url: string): Promise<void> {
 	await waitFor(
 		`the production webhook ${url}`,
 		async () => {
-			const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+			const response = await fetch(url, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: '{}',
+			});
 			await response.body?.cancel();
 			return response.status === 404 ? undefined : true;
 		},
@@ -43,17 +52,25 @@ export async function waitForWebhook(url: string): Promise<void> {
 }
 
 /** Tells the sandbox (control API) to deliver events to `url`; returns the endpoint id. */
-export async function registerSandboxWebhook(controlUrl: string, url: string, events?: string[]): Promise<string> {
+export async function registerSandboxWebhook(
+	controlUrl: string,
+	url: string,
+	events?: string[],
+): Promise<string> {
 	const response = await fetch(`${controlUrl}/webhooks`, {
 		method: 'POST',
 		headers: { 'content-type': 'application/json' },
 		body: JSON.stringify(events ? { url, events } : { url }),
 	});
-	if (!response.ok) throw new Error(`Sandbox refused webhook ${url}: ${response.status} ${await response.text()}`);
+	if (!response.ok)
+		throw new Error(`Sandbox refused webhook ${url}: ${response.status} ${await response.text()}`);
 	return ((await response.json()) as { id: string }).id;
 }
 
-export async function nodeDescription(client: N8nClient, type: string): Promise<NodeTypeDescription> {
+export async function nodeDescription(
+	client: N8nClient,
+	type: string,
+): Promise<NodeTypeDescription> {
 	const descriptions = await client.nodeTypes();
 	const found = descriptions.find((description) => description.name === type);
 	if (!found) throw new Error(`n8n has not loaded node type ${type}`);
@@ -71,7 +88,11 @@ export async function publishWebhookWorkflow(
 	{ publish = true } = {},
 ): Promise<{ url: string; endpointId: string }> {
 	const node = performanceTriggerNode(workflow);
-	const url = productionWebhookUrl(client.origin, node, await nodeDescription(client, PERFORMANCE_TRIGGER));
+	const url = productionWebhookUrl(
+		client.origin,
+		node,
+		await nodeDescription(client, PERFORMANCE_TRIGGER),
+	);
 	if (publish) await client.publishWorkflow(workflow.id);
 	await waitForWebhook(url);
 	const endpointId = await registerSandboxWebhook(controlUrl, url, triggerEvents(node));

@@ -19,7 +19,10 @@ export function unexpectedPackageFiles(files: string[]): string[] {
 }
 
 /** The nodes and credentials package.json declares to n8n that the packed paths lack (a missing or stale build). */
-export function missingDeclaredFiles(files: string[], n8n: { nodes?: string[]; credentials?: string[] }): string[] {
+export function missingDeclaredFiles(
+	files: string[],
+	n8n: { nodes?: string[]; credentials?: string[] },
+): string[] {
 	const packed = new Set(files);
 	return [...(n8n.nodes ?? []), ...(n8n.credentials ?? [])].filter((file) => !packed.has(file));
 }

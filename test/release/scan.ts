@@ -8,7 +8,10 @@
 import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 
-import { analyzePackage, SOURCE_FILE_PATTERNS } from '@n8n/scan-community-package/scanner/scanner.mjs';
+import {
+	analyzePackage,
+	SOURCE_FILE_PATTERNS,
+} from '@n8n/scan-community-package/scanner/scanner.mjs';
 import type { AnalysisResult } from '@n8n/scan-community-package/scanner/scanner.mjs';
 
 import { PACKAGE_ROOT } from '../n8n/paths.ts';
@@ -30,13 +33,20 @@ async function main(): Promise<void> {
 	try {
 		console.log(`packed ${path.basename(packed.tarball)}: ${packed.files.length} files`);
 		const unexpected = unexpectedPackageFiles(packed.files);
-		const manifest = JSON.parse(readFileSync(path.join(packed.dir, 'package.json'), 'utf8')) as { n8n: { nodes?: string[]; credentials?: string[] } };
+		const manifest = JSON.parse(readFileSync(path.join(packed.dir, 'package.json'), 'utf8')) as {
+			n8n: { nodes?: string[]; credentials?: string[] };
+		};
 		const missing = missingDeclaredFiles(packed.files, manifest.n8n);
 		const sources = report('sources', await analyzePackage(PACKAGE_ROOT, SOURCE_FILE_PATTERNS));
 		const tarball = report('tarball', await analyzePackage(packed.dir));
-		if (unexpected.length > 0) console.log(`tarball holds files users do not need:\n  ${unexpected.join('\n  ')}`);
-		if (missing.length > 0) console.log(`tarball lacks files package.json declares to n8n (run npm run build):\n  ${missing.join('\n  ')}`);
-		process.exitCode = sources && tarball && unexpected.length === 0 && missing.length === 0 ? 0 : 1;
+		if (unexpected.length > 0)
+			console.log(`tarball holds files users do not need:\n  ${unexpected.join('\n  ')}`);
+		if (missing.length > 0)
+			console.log(
+				`tarball lacks files package.json declares to n8n (run npm run build):\n  ${missing.join('\n  ')}`,
+			);
+		process.exitCode =
+			sources && tarball && unexpected.length === 0 && missing.length === 0 ? 0 : 1;
 	} finally {
 		rmSync(path.dirname(packed.dir), { recursive: true, force: true });
 	}

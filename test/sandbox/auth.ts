@@ -22,7 +22,10 @@ const TOKEN_SCOPES: Record<string, readonly Scope[]> = {
 export const SECURITY_KEY = 'sec_key_9e4b2a7c1d8f5e36';
 export const SIGNING_SECRET = 'whsec_5a1e8c3f7b2d9a64e0c1';
 
-export type Credential = { kind: 'missing' } | { kind: 'invalid' } | { kind: 'bearer'; token: string };
+export type Credential =
+	| { kind: 'missing' }
+	| { kind: 'invalid' }
+	| { kind: 'bearer'; token: string };
 
 /** A header that is present but not `Bearer <token>` counts as invalid, not missing. */
 export function readBearer(headers: Record<string, string>): Credential {

@@ -21,7 +21,8 @@ function readOptions(): SandboxOptions {
 		},
 	});
 	const port = Number(values.port ?? process.env.PORT ?? DEFAULT_PORT);
-	if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`Invalid port: ${values.port ?? process.env.PORT}`);
+	if (!Number.isInteger(port) || port < 0 || port > 65535)
+		throw new Error(`Invalid port: ${values.port ?? process.env.PORT}`);
 	const options: SandboxOptions = { port, quiet: values.quiet };
 	if (values['time-scale'] !== undefined) options.timeScale = Number(values['time-scale']);
 	return options;
@@ -29,7 +30,8 @@ function readOptions(): SandboxOptions {
 
 function banner(sandbox: Sandbox): string {
 	const tokens = Object.entries(sandbox.tokens).map(
-		([name, token]) => `  ${name.padEnd(11)} ${token}   scopes: ${SCOPE_SETS[name as keyof Sandbox['tokens']]}`,
+		([name, token]) =>
+			`  ${name.padEnd(11)} ${token}   scopes: ${SCOPE_SETS[name as keyof Sandbox['tokens']]}`,
 	);
 	return [
 		`Service sandbox listening on ${sandbox.origin}`,

@@ -76,16 +76,32 @@ export class SandboxContext {
 	}
 
 	/** Sends an event to the webhook endpoints; with `site`, also lists it among that site's events. */
-	publish(type: EventType, data: Record<string, unknown>, site?: PerformanceSite, message?: string): WebhookEvent {
+	publish(
+		type: EventType,
+		data: Record<string, unknown>,
+		site?: PerformanceSite,
+		message?: string,
+	): WebhookEvent {
 		const event = createEvent(type, data);
-		if (site) site.events.unshift({ id: event.id, type, message: message ?? type, createdAt: event.createdAt });
+		if (site)
+			site.events.unshift({
+				id: event.id,
+				type,
+				message: message ?? type,
+				createdAt: event.createdAt,
+			});
 		this.webhooks.dispatch(event);
 		return event;
 	}
 
 	/** Site events that are not webhook events (updates, queued work). */
 	noteSiteEvent(site: PerformanceSite, type: string, message: string): void {
-		site.events.unshift({ id: randomEventId(), type, message, createdAt: new Date().toISOString() });
+		site.events.unshift({
+			id: randomEventId(),
+			type,
+			message,
+			createdAt: new Date().toISOString(),
+		});
 	}
 
 	emit(type: string, data?: Record<string, unknown>): WebhookEvent {
@@ -93,7 +109,10 @@ export class SandboxContext {
 		return this.publish(type, data ?? sampleEventData(type, this.perf));
 	}
 
-	addSecurityRecord(resource: SecurityResource, partial: Record<string, unknown> = {}): SecurityRecord {
+	addSecurityRecord(
+		resource: SecurityResource,
+		partial: Record<string, unknown> = {},
+	): SecurityRecord {
 		const record = newSecurityRecord(this.ids, resource, partial);
 		this.sec[resource].push(record);
 		return record;

@@ -46,7 +46,9 @@ export function controlState(ctx: SandboxContext): Record<string, unknown> {
 			chatMessages: ctx.chat.length,
 			performanceSites: ctx.perf.sites.length,
 			alerts: ctx.perf.alerts.length,
-			...Object.fromEntries(SECURITY_RESOURCES.map((resource) => [`security_${resource}`, ctx.sec[resource].length])),
+			...Object.fromEntries(
+				SECURITY_RESOURCES.map((resource) => [`security_${resource}`, ctx.sec[resource].length]),
+			),
 		},
 	};
 }
@@ -62,10 +64,14 @@ function parseChatBody(body: string): unknown {
 function addWebhook(ctx: SandboxContext, body: Record<string, unknown>): Reply {
 	const { url, events, secret } = body;
 	if (typeof url !== 'string') return badRequest('url is required');
-	if (events !== undefined && !(Array.isArray(events) && events.every((type) => typeof type === 'string'))) {
+	if (
+		events !== undefined &&
+		!(Array.isArray(events) && events.every((type) => typeof type === 'string'))
+	) {
 		return badRequest('events must be an array of event types');
 	}
-	if (secret !== undefined && typeof secret !== 'string') return badRequest('secret must be a string');
+	if (secret !== undefined && typeof secret !== 'string')
+		return badRequest('secret must be a string');
 	const id = ctx.webhooks.add(url, { events, secret });
 	return jsonReply(201, { id });
 }
@@ -76,7 +82,9 @@ function route(ctx: SandboxContext, call: IncomingCall, body: Record<string, unk
 	const key = `${method} ${path}`;
 	switch (key) {
 		case 'GET /':
-			return jsonReply(200, { routes: ROUTES.map((route) => route.replace(' /', ` ${MOUNTS.control}/`)) });
+			return jsonReply(200, {
+				routes: ROUTES.map((route) => route.replace(' /', ` ${MOUNTS.control}/`)),
+			});
 		case 'GET /state':
 			return jsonReply(200, controlState(ctx));
 		case 'GET /requests':
@@ -89,7 +97,10 @@ function route(ctx: SandboxContext, call: IncomingCall, body: Record<string, unk
 			return addWebhook(ctx, body);
 		case 'POST /emit': {
 			const { type, data } = body;
-			if (data !== undefined && !(typeof data === 'object' && data !== null && !Array.isArray(data))) {
+			if (
+				data !== undefined &&
+				!(typeof data === 'object' && data !== null && !Array.isArray(data))
+			) {
 				return badRequest('data must be an object');
 			}
 			const event = ctx.emit(String(type), data as Record<string, unknown> | undefined);
@@ -130,7 +141,11 @@ function route(ctx: SandboxContext, call: IncomingCall, body: Record<string, unk
 	}
 
 	const security = /^\/security\/([a-z]+)$/.exec(path);
-	if (security && method === 'POST' && (SECURITY_RESOURCES as readonly string[]).includes(security[1])) {
+	if (
+		security &&
+		method === 'POST' &&
+		(SECURITY_RESOURCES as readonly string[]).includes(security[1])
+	) {
 		return jsonReply(201, ctx.addSecurityRecord(security[1] as SecurityResource, body));
 	}
 	return notFound(`No control route ${method} ${path}`);

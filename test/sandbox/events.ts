@@ -23,7 +23,9 @@ export interface Regression {
 }
 
 export function isEventType(value: unknown): value is EventType {
-	return typeof value === 'string' && (PERFORMANCE_EVENT_TYPES as readonly string[]).includes(value);
+	return (
+		typeof value === 'string' && (PERFORMANCE_EVENT_TYPES as readonly string[]).includes(value)
+	);
 }
 
 export function createEvent(type: EventType, data: Record<string, unknown>): WebhookEvent {
@@ -61,7 +63,17 @@ export function sampleEventData(type: EventType, perf: PerformanceData): Record<
 	};
 	switch (type) {
 		case 'site.added':
-			return site ? payloads.siteAdded(site) : { site: { id: siteId, name: 'Sample', hostname: 'sample.example.com', status: 'PENDING', audits: [] } };
+			return site
+				? payloads.siteAdded(site)
+				: {
+						site: {
+							id: siteId,
+							name: 'Sample',
+							hostname: 'sample.example.com',
+							status: 'PENDING',
+							audits: [],
+						},
+					};
 		case 'audit.completed':
 			return payloads.auditCompleted(audit);
 		case 'audit.regression':

@@ -48,7 +48,10 @@ export interface Sandbox {
 	addWebhookEndpoint(url: string, opts?: { secret?: string; events?: string[] }): string;
 	endpoints(): WebhookEndpointState[];
 	emit(eventType: string, data?: Record<string, unknown>): WebhookEvent;
-	waitForDeliveries(predicate: (deliveries: DeliveryRecord[]) => boolean, timeoutMs?: number): Promise<DeliveryRecord[]>;
+	waitForDeliveries(
+		predicate: (deliveries: DeliveryRecord[]) => boolean,
+		timeoutMs?: number,
+	): Promise<DeliveryRecord[]>;
 	addThreat(partial?: Record<string, unknown>): Record<string, unknown>;
 	/** Adds `count` threats at once (a long list in no time), dated a millisecond apart up to now. */
 	addThreats(count: number): void;

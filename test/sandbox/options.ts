@@ -29,7 +29,15 @@ export const DEFAULT_OPTIONS: ResolvedOptions = {
 
 const CHOICES = {
 	resetFormat: ['epochSeconds', 'epochMillis', 'secondsUntilReset'],
-	securityListShape: ['bare', 'wrapped', 'data', 'paginated', 'pageNumbers', 'nextLinks', 'cursors'],
+	securityListShape: [
+		'bare',
+		'wrapped',
+		'data',
+		'paginated',
+		'pageNumbers',
+		'nextLinks',
+		'cursors',
+	],
 	securityListOrder: ['oldestFirst', 'newestFirst'],
 	securityErrorShape: ['nested', 'flat', 'string', 'message', 'text'],
 } as const;
@@ -55,7 +63,8 @@ export function mergeOptions(base: ResolvedOptions, partial: SandboxOptions = {}
 	requireNonNegative('webhookBackoffMs', merged.webhookBackoffMs);
 	requireNonNegative('queueDelayMs', merged.queueDelayMs);
 	for (const [name, value] of Object.entries(merged.limits)) {
-		if (!Number.isInteger(value) || value < 0) throw new Error(`Limit ${name} must be a non-negative integer`);
+		if (!Number.isInteger(value) || value < 0)
+			throw new Error(`Limit ${name} must be a non-negative integer`);
 	}
 	for (const key of Object.keys(CHOICES) as Array<keyof typeof CHOICES>) {
 		const allowed: readonly string[] = CHOICES[key];

@@ -50,7 +50,13 @@ export interface PerformanceData {
 	queue: { pending: number; running: number };
 }
 
-export function makeAudit(ids: IdSource, siteId: string, strategy: Strategy, score: number, createdAt: string): Audit {
+export function makeAudit(
+	ids: IdSource,
+	siteId: string,
+	strategy: Strategy,
+	score: number,
+	createdAt: string,
+): Audit {
 	const gap = 100 - score;
 	return {
 		id: ids.next('aud'),
@@ -69,9 +75,9 @@ export function makeAudit(ids: IdSource, siteId: string, strategy: Strategy, sco
 
 /** Worst of the latest mobile and desktop scores: 90+ HEALTHY, 50-89 DEGRADED, below 50 CRITICAL; no audits PENDING. */
 export function statusFromAudits(audits: Audit[]): SiteStatus {
-	const latest = STRATEGIES.map((strategy) => audits.find((audit) => audit.strategy === strategy)).filter(
-		(audit): audit is Audit => audit !== undefined,
-	);
+	const latest = STRATEGIES.map((strategy) =>
+		audits.find((audit) => audit.strategy === strategy),
+	).filter((audit): audit is Audit => audit !== undefined);
 	if (latest.length === 0) return 'PENDING';
 	const worst = Math.min(...latest.map((audit) => audit.score));
 	return worst >= 90 ? 'HEALTHY' : worst >= 50 ? 'DEGRADED' : 'CRITICAL';

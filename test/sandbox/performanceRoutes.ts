@@ -31,7 +31,8 @@ interface Route {
 }
 
 const ID = '([A-Za-z0-9_-]+)';
-const HOSTNAME = /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
+const HOSTNAME =
+	/^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
 
 const reply = (value: Reply): RouteResult => ({ reply: value });
 
@@ -51,13 +52,21 @@ function invalid(message: string): RouteResult {
 	return reply(performanceError(400, 'invalid_request', message));
 }
 
-function hostnameConflict(ctx: SandboxContext, hostname: string, exceptId?: string): PerformanceSite | undefined {
+function hostnameConflict(
+	ctx: SandboxContext,
+	hostname: string,
+	exceptId?: string,
+): PerformanceSite | undefined {
 	return ctx.perf.sites.find((site) => site.hostname === hostname && site.id !== exceptId);
 }
 
 function conflict(hostname: string, holder: PerformanceSite, limit?: LimitState): RouteResult {
 	return {
-		reply: performanceError(409, 'conflict', `Hostname ${hostname} is already used by site ${holder.id}`),
+		reply: performanceError(
+			409,
+			'conflict',
+			`Hostname ${hostname} is already used by site ${holder.id}`,
+		),
 		limit,
 	};
 }
@@ -71,7 +80,8 @@ function readSiteFields(
 	for (const field of ['name', 'hostname'] as const) {
 		const value = body[field];
 		if (value === undefined && !required) continue;
-		if (typeof value !== 'string' || value.trim() === '') return { error: `${field} must be a non-empty string` };
+		if (typeof value !== 'string' || value.trim() === '')
+			return { error: `${field} must be a non-empty string` };
 		fields[field] = field === 'hostname' ? value.trim().toLowerCase() : value.trim();
 	}
 	if (fields.hostname !== undefined && !HOSTNAME.test(fields.hostname)) {
@@ -134,7 +144,11 @@ const updateSite: Handler = (ctx, call, [id]) => {
 		if (holder) return conflict(fields.hostname, holder);
 	}
 	Object.assign(site, fields);
-	ctx.noteSiteEvent(site, 'site.updated', `Site updated: ${Object.keys(fields).join(', ') || 'no changes'}`);
+	ctx.noteSiteEvent(
+		site,
+		'site.updated',
+		`Site updated: ${Object.keys(fields).join(', ') || 'no changes'}`,
+	);
 	return reply(jsonReply(200, siteView(site)));
 };
 
@@ -144,7 +158,10 @@ const reoptimize: Handler = (ctx, _call, [id]) => {
 	const perHour = ctx.options.limits.reoptimizationsPerHour;
 	const limit = ctx.limiters.reoptimizations.take(site.id, perHour, ctx.scheduler.scaled(HOUR_MS));
 	if (!limit.allowed) {
-		return rateLimited(`Reoptimization limit of ${perHour} per hour for site ${site.id} reached`, limit);
+		return rateLimited(
+			`Reoptimization limit of ${perHour} per hour for site ${site.id} reached`,
+			limit,
+		);
 	}
 	return { reply: jsonReply(200, { ok: true, queued: queueReoptimization(ctx, site) }), limit };
 };
@@ -177,8 +194,18 @@ const ROUTES: Route[] = [
 	{ method: 'GET', pattern: /^\/sites$/, scope: sitesRead, handler: listSites },
 	{ method: 'POST', pattern: /^\/sites$/, scope: sitesWrite, handler: createSite },
 	{ method: 'GET', pattern: new RegExp(`^/sites/${ID}$`), scope: sitesRead, handler: getSite },
-	{ method: 'PATCH', pattern: new RegExp(`^/sites/${ID}$`), scope: sitesWrite, handler: updateSite },
-	{ method: 'POST', pattern: new RegExp(`^/sites/${ID}/reoptimize$`), scope: auditsWrite, handler: reoptimize },
+	{
+		method: 'PATCH',
+		pattern: new RegExp(`^/sites/${ID}$`),
+		scope: sitesWrite,
+		handler: updateSite,
+	},
+	{
+		method: 'POST',
+		pattern: new RegExp(`^/sites/${ID}/reoptimize$`),
+		scope: auditsWrite,
+		handler: reoptimize,
+	},
 	{ method: 'GET', pattern: /^\/audits-list$/, scope: auditsRead, handler: listAudits },
 	{ method: 'GET', pattern: /^\/system$/, scope: null, handler: system },
 ];
@@ -192,16 +219,28 @@ function route(ctx: SandboxContext, call: IncomingCall, scopes: readonly Scope[]
 	if (!match) {
 		const allow = matching.map((candidate) => candidate.method).join(', ');
 		return reply(
-			withHeaders(performanceError(405, 'method_not_allowed', `${call.method} is not allowed on ${call.path}`), {
-				allow,
-			}),
+			withHeaders(
+				performanceError(
+					405,
+					'method_not_allowed',
+					`${call.method} is not allowed on ${call.path}`,
+				),
+				{
+					allow,
+				},
+			),
 		);
 	}
 	if (match.scope && !scopes.includes(match.scope)) {
 		return reply(
-			performanceError(403, 'insufficient_scope', `This operation requires the scope ${match.scope}`, {
-				required_scope: match.scope,
-			}),
+			performanceError(
+				403,
+				'insufficient_scope',
+				`This operation requires the scope ${match.scope}`,
+				{
+					required_scope: match.scope,
+				},
+			),
 		);
 	}
 	const params = match.pattern.exec(call.path)?.slice(1) ?? [];
@@ -211,7 +250,11 @@ function route(ctx: SandboxContext, call: IncomingCall, scopes: readonly Scope[]
 export function handlePerformance(ctx: SandboxContext, call: IncomingCall): Reply {
 	const credential = readBearer(call.headers);
 	if (credential.kind === 'missing') {
-		return performanceError(401, 'auth_required', 'Send the header Authorization: Bearer <API_TOKEN>');
+		return performanceError(
+			401,
+			'auth_required',
+			'Send the header Authorization: Bearer <API_TOKEN>',
+		);
 	}
 	const scopes = credential.kind === 'bearer' ? scopesOf(credential.token) : undefined;
 	if (credential.kind !== 'bearer' || !scopes) {
@@ -219,7 +262,12 @@ export function handlePerformance(ctx: SandboxContext, call: IncomingCall): Repl
 	}
 	const now = Date.now();
 	const perMinute = ctx.options.limits.requestsPerMinute;
-	const general = ctx.limiters.requests.take(credential.token, perMinute, ctx.scheduler.scaled(MINUTE_MS), now);
+	const general = ctx.limiters.requests.take(
+		credential.token,
+		perMinute,
+		ctx.scheduler.scaled(MINUTE_MS),
+		now,
+	);
 	const result = general.allowed
 		? route(ctx, call, scopes)
 		: rateLimited(`Request limit of ${perMinute} per minute for this token reached`);

@@ -35,7 +35,12 @@ function runReoptimization(ctx: SandboxContext, site: PerformanceSite): void {
 			url: `https://cdn.example.com/artifacts/${site.id}/${id}.css`,
 			publishedAt: now,
 		};
-		ctx.publish('artifact.published', payloads.artifactPublished(artifact), site, `Artifact ${kind} published`);
+		ctx.publish(
+			'artifact.published',
+			payloads.artifactPublished(artifact),
+			site,
+			`Artifact ${kind} published`,
+		);
 	}
 
 	let regressed = false;
@@ -82,7 +87,12 @@ function openAlert(ctx: SandboxContext, site: PerformanceSite): void {
 		resolvedAt: null,
 	};
 	ctx.perf.alerts.push(alert);
-	ctx.publish('alert.opened', payloads.alert(alert), site, `Alert ${alert.id} opened: ${alert.reason}`);
+	ctx.publish(
+		'alert.opened',
+		payloads.alert(alert),
+		site,
+		`Alert ${alert.id} opened: ${alert.reason}`,
+	);
 	ctx.scheduler.after(ctx.scheduler.scaled(ctx.options.queueDelayMs), () => {
 		alert.status = 'resolved';
 		alert.resolvedAt = new Date().toISOString();

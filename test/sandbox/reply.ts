@@ -15,7 +15,11 @@ export interface IncomingCall {
 	body: string;
 }
 
-export function jsonReply(status: number, value: unknown, headers: Record<string, string> = {}): Reply {
+export function jsonReply(
+	status: number,
+	value: unknown,
+	headers: Record<string, string> = {},
+): Reply {
 	return {
 		status,
 		headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
@@ -23,7 +27,11 @@ export function jsonReply(status: number, value: unknown, headers: Record<string
 	};
 }
 
-export function textReply(status: number, text: string, contentType = 'text/plain; charset=utf-8'): Reply {
+export function textReply(
+	status: number,
+	text: string,
+	contentType = 'text/plain; charset=utf-8',
+): Reply {
 	return { status, headers: { 'content-type': contentType }, body: text };
 }
 
@@ -55,7 +63,12 @@ export function performanceError(
 	return jsonReply(status, { error: { code, message, ...extra } });
 }
 
-export function securityError(shape: SecurityErrorShape, status: number, code: string, message: string): Reply {
+export function securityError(
+	shape: SecurityErrorShape,
+	status: number,
+	code: string,
+	message: string,
+): Reply {
 	switch (shape) {
 		case 'nested':
 			return jsonReply(status, { error: { code, message } });

@@ -40,9 +40,20 @@ function defaults(resource: SecurityResource, id: string, now: string): Record<s
 				detectedAt: now,
 			};
 		case 'updates':
-			return { siteId: 'st_1', component: 'contact-form', currentVersion: '5.8.1', availableVersion: '5.9.0', type: 'plugin' };
+			return {
+				siteId: 'st_1',
+				component: 'contact-form',
+				currentVersion: '5.8.1',
+				availableVersion: '5.9.0',
+				type: 'plugin',
+			};
 		case 'reports':
-			return { siteId: 'st_1', period: now.slice(0, 7), createdAt: now, url: `https://reports.example.org/${id}.pdf` };
+			return {
+				siteId: 'st_1',
+				period: now.slice(0, 7),
+				createdAt: now,
+				url: `https://reports.example.org/${id}.pdf`,
+			};
 	}
 }
 

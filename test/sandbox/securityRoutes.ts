@@ -17,7 +17,11 @@ export interface SecurityCall extends IncomingCall {
 	publicBase: string;
 }
 
-function filtered(ctx: SandboxContext, resource: SecurityResource, query: URLSearchParams): SecurityRecord[] {
+function filtered(
+	ctx: SandboxContext,
+	resource: SecurityResource,
+	query: URLSearchParams,
+): SecurityRecord[] {
 	return ctx.sec[resource].filter((record) =>
 		FILTERABLE[resource].every((field) => {
 			const wanted = query.get(field);
@@ -32,11 +36,18 @@ function positiveInteger(raw: string | null, fallback: number): number {
 }
 
 /** `cursors`: the cursor names the record a page follows (base64url of its id), so it stays put while records are added. */
-function paginateByCursor(records: SecurityRecord[], perPage: number, call: SecurityCall, fail: Fail): Reply {
+function paginateByCursor(
+	records: SecurityRecord[],
+	perPage: number,
+	call: SecurityCall,
+	fail: Fail,
+): Reply {
 	const cursor = call.query.get('cursor');
 	let start = 0;
 	if (cursor !== null) {
-		const after = records.findIndex((record) => record.id === Buffer.from(cursor, 'base64url').toString());
+		const after = records.findIndex(
+			(record) => record.id === Buffer.from(cursor, 'base64url').toString(),
+		);
 		if (after < 0) return fail(400, 'invalid_request', 'cursor is not valid');
 		start = after + 1;
 	}
@@ -70,12 +81,22 @@ function paginate(
 	const data = records.slice((page - 1) * perPage, page * perPage);
 	if (shape === 'pageNumbers') return jsonReply(200, { data, page, totalPages });
 	if (shape === 'nextLinks') return jsonReply(200, { data, next });
-	return jsonReply(200, { data, page, totalPages, next }, next ? { link: `<${next}>; rel="next"` } : {});
+	return jsonReply(
+		200,
+		{ data, page, totalPages, next },
+		next ? { link: `<${next}>; rel="next"` } : {},
+	);
 }
 
-function list(ctx: SandboxContext, resource: SecurityResource, call: SecurityCall, fail: Fail): Reply {
+function list(
+	ctx: SandboxContext,
+	resource: SecurityResource,
+	call: SecurityCall,
+	fail: Fail,
+): Reply {
 	const inOrder = filtered(ctx, resource, call.query);
-	const records = ctx.options.securityListOrder === 'newestFirst' ? [...inOrder].reverse() : inOrder;
+	const records =
+		ctx.options.securityListOrder === 'newestFirst' ? [...inOrder].reverse() : inOrder;
 	const shape = ctx.options.securityListShape;
 	switch (shape) {
 		case 'bare':
@@ -101,7 +122,8 @@ function createSite(ctx: SandboxContext, call: SecurityCall, fail: Fail): Reply 
 	const body = parseObjectBody(call.body);
 	if (!body) return fail(400, 'invalid_request', 'Request body must be a JSON object');
 	const { url, name } = body;
-	if (typeof url !== 'string' || url.trim() === '') return fail(400, 'invalid_request', 'url is required');
+	if (typeof url !== 'string' || url.trim() === '')
+		return fail(400, 'invalid_request', 'url is required');
 	let parsed: URL;
 	try {
 		parsed = new URL(url);
@@ -111,7 +133,8 @@ function createSite(ctx: SandboxContext, call: SecurityCall, fail: Fail): Reply 
 	if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
 		return fail(400, 'invalid_request', 'url must be an absolute http(s) URL');
 	}
-	if (name !== undefined && typeof name !== 'string') return fail(400, 'invalid_request', 'name must be a string');
+	if (name !== undefined && typeof name !== 'string')
+		return fail(400, 'invalid_request', 'name must be a string');
 	const site = ctx.addSecurityRecord('sites', {
 		...withoutId(body),
 		url,
@@ -126,8 +149,10 @@ function triggerScan(ctx: SandboxContext, call: SecurityCall, fail: Fail): Reply
 	const body = parseObjectBody(call.body);
 	if (!body) return fail(400, 'invalid_request', 'Request body must be a JSON object');
 	const { siteId } = body;
-	if (typeof siteId !== 'string' || siteId === '') return fail(400, 'invalid_request', 'siteId is required');
-	if (!ctx.sec.sites.some((site) => site.id === siteId)) return fail(404, 'not_found', `Site ${siteId} was not found`);
+	if (typeof siteId !== 'string' || siteId === '')
+		return fail(400, 'invalid_request', 'siteId is required');
+	if (!ctx.sec.sites.some((site) => site.id === siteId))
+		return fail(404, 'not_found', `Site ${siteId} was not found`);
 	const scan = ctx.addSecurityRecord('scans', {
 		...withoutId(body),
 		siteId,
@@ -148,7 +173,8 @@ function triggerScan(ctx: SandboxContext, call: SecurityCall, fail: Fail): Reply
 function resolveThreat(ctx: SandboxContext, id: string, fail: Fail): Reply {
 	const threat = ctx.sec.threats.find((record) => record.id === id);
 	if (!threat) return fail(404, 'not_found', `Threat ${id} was not found`);
-	if (threat.status === 'resolved') return fail(409, 'conflict', `Threat ${id} is already resolved`);
+	if (threat.status === 'resolved')
+		return fail(409, 'conflict', `Threat ${id} is already resolved`);
 	Object.assign(threat, { status: 'resolved', resolvedAt: new Date().toISOString() });
 	return jsonReply(200, threat);
 }
@@ -180,7 +206,8 @@ function route(ctx: SandboxContext, call: SecurityCall, fail: Fail): Reply {
 }
 
 export function handleSecurity(ctx: SandboxContext, call: SecurityCall): Reply {
-	const fail: Fail = (status, code, message) => securityError(ctx.options.securityErrorShape, status, code, message);
+	const fail: Fail = (status, code, message) =>
+		securityError(ctx.options.securityErrorShape, status, code, message);
 	const credential = readBearer(call.headers);
 	if (credential.kind === 'missing') return fail(401, 'unauthorized', 'Missing API key');
 	if (credential.kind !== 'bearer' || credential.token !== SECURITY_KEY) {
@@ -188,12 +215,19 @@ export function handleSecurity(ctx: SandboxContext, call: SecurityCall): Reply {
 	}
 	const now = Date.now();
 	const perMinute = ctx.options.limits.securityRequestsPerMinute;
-	const limit = ctx.limiters.security.take(credential.token, perMinute, ctx.scheduler.scaled(MINUTE_MS), now);
+	const limit = ctx.limiters.security.take(
+		credential.token,
+		perMinute,
+		ctx.scheduler.scaled(MINUTE_MS),
+		now,
+	);
 	const response = withHeaders(
 		limit.allowed
 			? route(ctx, call, fail)
 			: fail(429, 'rate_limited', `Rate limit of ${perMinute} requests per minute reached`),
-		ctx.options.securityRateLimitHeaders ? rateLimitHeaders(limit, ctx.options.resetFormat, now) : {},
+		ctx.options.securityRateLimitHeaders
+			? rateLimitHeaders(limit, ctx.options.resetFormat, now)
+			: {},
 	);
 	return response.status === 429 ? withHeaders(response, retryAfterHeader(limit, now)) : response;
 }

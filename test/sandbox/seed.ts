@@ -115,7 +115,9 @@ export function seedSecurity(ids: IdSource, now = Date.now()): SecurityData {
 		{ url: 'https://www.northwind.example', name: 'Northwind Traders' },
 		{ url: 'https://blog.contoso.example', name: 'Contoso Blog' },
 		{ url: 'https://shop.fabrikam.example', name: 'Fabrikam Shop' },
-	].map((site, index) => newSecurityRecord(ids, 'sites', { ...site, createdAt: iso(now - (90 - index) * 24 * HOUR) }));
+	].map((site, index) =>
+		newSecurityRecord(ids, 'sites', { ...site, createdAt: iso(now - (90 - index) * 24 * HOUR) }),
+	);
 	const siteId = (index: number): string => sites[index % sites.length].id;
 
 	const scans = (['completed', 'completed', 'failed', 'running'] as const).map((status, index) =>
@@ -143,9 +145,24 @@ export function seedSecurity(ids: IdSource, now = Date.now()): SecurityData {
 
 	const updates = [
 		{ component: 'WordPress', currentVersion: '6.5.2', availableVersion: '6.6.1', type: 'core' },
-		{ component: 'woocommerce', currentVersion: '8.9.0', availableVersion: '9.1.2', type: 'plugin' },
-		{ component: 'contact-form-7', currentVersion: '5.8.1', availableVersion: '5.9.8', type: 'plugin' },
-		{ component: 'twentytwentyfour', currentVersion: '1.1', availableVersion: '1.2', type: 'theme' },
+		{
+			component: 'woocommerce',
+			currentVersion: '8.9.0',
+			availableVersion: '9.1.2',
+			type: 'plugin',
+		},
+		{
+			component: 'contact-form-7',
+			currentVersion: '5.8.1',
+			availableVersion: '5.9.8',
+			type: 'plugin',
+		},
+		{
+			component: 'twentytwentyfour',
+			currentVersion: '1.1',
+			availableVersion: '1.2',
+			type: 'theme',
+		},
 		{ component: 'yoast-seo', currentVersion: '22.4', availableVersion: '23.0', type: 'plugin' },
 	].map((update, index) => newSecurityRecord(ids, 'updates', { ...update, siteId: siteId(index) }));
 

@@ -35,7 +35,10 @@ async function readBody(req: IncomingMessage): Promise<string> {
 
 function write(res: ServerResponse, reply: Reply): void {
 	if (res.destroyed || res.headersSent) return;
-	res.writeHead(reply.status, { ...reply.headers, 'content-length': String(Buffer.byteLength(reply.body)) });
+	res.writeHead(reply.status, {
+		...reply.headers,
+		'content-length': String(Buffer.byteLength(reply.body)),
+	});
 	res.end(reply.body);
 }
 
@@ -89,7 +92,11 @@ async function answerService(
 	return handleSecurity(ctx, { ...call, publicBase });
 }
 
-async function handle(ctx: SandboxContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handle(
+	ctx: SandboxContext,
+	req: IncomingMessage,
+	res: ServerResponse,
+): Promise<void> {
 	const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
 	const method = (req.method ?? 'GET').toUpperCase();
 	const call = {
@@ -101,14 +108,19 @@ async function handle(ctx: SandboxContext, req: IncomingMessage, res: ServerResp
 	const mount = locate(url.pathname);
 	let reply: Reply | undefined;
 	if (!mount) {
-		reply = performanceError(404, 'not_found', `Nothing is served at ${url.pathname}; use ${Object.values(MOUNTS).join(', ')}`);
+		reply = performanceError(
+			404,
+			'not_found',
+			`Nothing is served at ${url.pathname}; use ${Object.values(MOUNTS).join(', ')}`,
+		);
 	} else if (mount.area === 'control') {
 		reply = handleControl(ctx, { ...call, path: mount.path });
 	} else {
 		reply = await serveService(ctx, mount.area, { ...call, path: mount.path }, req);
 	}
 	if (reply) write(res, reply);
-	if (mount?.area !== 'control') ctx.log(`${method} ${url.pathname}${url.search} -> ${reply ? reply.status : 'dropped'}`);
+	if (mount?.area !== 'control')
+		ctx.log(`${method} ${url.pathname}${url.search} -> ${reply ? reply.status : 'dropped'}`);
 }
 
 export function createSandboxServer(ctx: SandboxContext): Server {

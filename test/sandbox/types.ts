@@ -6,7 +6,14 @@ export type ResetFormat = 'epochSeconds' | 'epochMillis' | 'secondsUntilReset';
  * `paginated`: page numbers, a `next` link and a Link header; `pageNumbers`, `nextLinks` and
  * `cursors`: only that one pagination hint.
  */
-export type SecurityListShape = 'bare' | 'wrapped' | 'data' | 'paginated' | 'pageNumbers' | 'nextLinks' | 'cursors';
+export type SecurityListShape =
+	| 'bare'
+	| 'wrapped'
+	| 'data'
+	| 'paginated'
+	| 'pageNumbers'
+	| 'nextLinks'
+	| 'cursors';
 export type SecurityListOrder = 'oldestFirst' | 'newestFirst';
 export type SecurityErrorShape = 'nested' | 'flat' | 'string' | 'message' | 'text';
 

@@ -31,13 +31,25 @@ export interface WebhookDeps {
  * The service's signature: lower-case hex HMAC-SHA256 over `${timestamp}.` and the raw body
  * bytes (UTF-8 for a string). Written independently of the nodes' verifier, which tests check with it.
  */
-export function signPayload(secret: string, timestamp: string, rawBody: string | Uint8Array): string {
+export function signPayload(
+	secret: string,
+	timestamp: string,
+	rawBody: string | Uint8Array,
+): string {
 	return createHmac('sha256', secret).update(`${timestamp}.`).update(rawBody).digest('hex');
 }
 
 function publicState(endpoint: Endpoint): WebhookEndpointState {
 	const { id, url, events, consecutiveFailures, paused, pausedAt, createdAt } = endpoint;
-	return { id, url, events: events && [...events], consecutiveFailures, paused, pausedAt, createdAt };
+	return {
+		id,
+		url,
+		events: events && [...events],
+		consecutiveFailures,
+		paused,
+		pausedAt,
+		createdAt,
+	};
 }
 
 export class WebhookDispatcher {
@@ -55,7 +67,8 @@ export class WebhookDispatcher {
 
 	add(url: string, opts: { secret?: string; events?: string[] } = {}): string {
 		const parsed = new URL(url);
-		if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error('Webhook url must be http or https');
+		if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+			throw new Error('Webhook url must be http or https');
 		const unknown = (opts.events ?? []).filter((type) => !isEventType(type));
 		if (unknown.length > 0) throw new Error(`Unknown event types: ${unknown.join(', ')}`);
 		const id = this.#ids.next('whe');
@@ -98,7 +111,10 @@ export class WebhookDispatcher {
 		}
 	}
 
-	waitFor(predicate: (deliveries: DeliveryRecord[]) => boolean, timeoutMs = DEFAULT_WAIT_MS): Promise<DeliveryRecord[]> {
+	waitFor(
+		predicate: (deliveries: DeliveryRecord[]) => boolean,
+		timeoutMs = DEFAULT_WAIT_MS,
+	): Promise<DeliveryRecord[]> {
 		const { deliveries } = this.#deps;
 		return new Promise((resolve, reject) => {
 			const finish = (): void => {
@@ -121,7 +137,12 @@ export class WebhookDispatcher {
 				}
 			};
 			const timer = setTimeout(
-				() => abort(new Error(`Timed out after ${timeoutMs} ms waiting for deliveries (${deliveries.length} recorded)`)),
+				() =>
+					abort(
+						new Error(
+							`Timed out after ${timeoutMs} ms waiting for deliveries (${deliveries.length} recorded)`,
+						),
+					),
 				timeoutMs,
 			);
 			this.#changes.on('delivery', check);
@@ -175,13 +196,21 @@ export class WebhookDispatcher {
 				...(error === undefined ? {} : { error }),
 			};
 			this.#deps.deliveries.push(record);
-			this.#deps.log(`webhook ${event.type} ${event.id} -> ${endpoint.url} attempt ${attempt}: ${status || error}`);
+			this.#deps.log(
+				`webhook ${event.type} ${event.id} -> ${endpoint.url} attempt ${attempt}: ${status || error}`,
+			);
 			this.#settle(endpoint, event, body, attempt, status >= 200 && status < 300);
 			this.#changes.emit('delivery');
 		});
 	}
 
-	#settle(endpoint: Endpoint, event: WebhookEvent, body: string, attempt: number, succeeded: boolean): void {
+	#settle(
+		endpoint: Endpoint,
+		event: WebhookEvent,
+		body: string,
+		attempt: number,
+		succeeded: boolean,
+	): void {
 		if (succeeded) {
 			endpoint.consecutiveFailures = 0;
 			return;
@@ -205,16 +234,26 @@ export class WebhookDispatcher {
 		}
 	}
 
-	#post(url: string, body: string, headers: Record<string, string>): Promise<{ status: number; error?: string }> {
+	#post(
+		url: string,
+		body: string,
+		headers: Record<string, string>,
+	): Promise<{ status: number; error?: string }> {
 		return new Promise((resolve) => {
 			const send = url.startsWith('https:') ? httpsRequest : httpRequest;
-			const request = send(url, { method: 'POST', headers, timeout: DELIVERY_TIMEOUT_MS, agent: false }, (response) => {
-				response.resume();
-				resolve({ status: response.statusCode ?? 0 });
-			});
+			const request = send(
+				url,
+				{ method: 'POST', headers, timeout: DELIVERY_TIMEOUT_MS, agent: false },
+				(response) => {
+					response.resume();
+					resolve({ status: response.statusCode ?? 0 });
+				},
+			);
 			this.#inflight.add(request);
 			request.on('close', () => this.#inflight.delete(request));
-			request.on('timeout', () => request.destroy(new Error(`No answer within ${DELIVERY_TIMEOUT_MS} ms`)));
+			request.on('timeout', () =>
+				request.destroy(new Error(`No answer within ${DELIVERY_TIMEOUT_MS} ms`)),
+			);
 			request.on('error', (error) => resolve({ status: 0, error: error.message }));
 			request.end(body);
 		});

@@ -1,14 +1,21 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
-import { BASE_URL_EXPRESSION, checkFollowedUrl, joinUrl, trimBaseUrl } from '../../nodes/shared/baseUrl.ts';
+import {
+	BASE_URL_EXPRESSION,
+	checkFollowedUrl,
+	joinUrl,
+	trimBaseUrl,
+} from '../../nodes/shared/baseUrl.ts';
 
 const scheme = fc.constantFrom('http:', 'https:');
 const host = fc.constantFrom('api.example.com', '127.0.0.1', 'security.example.org');
 const port = fc.constantFrom('', ':8443', ':3000');
 const basePath = fc.constantFrom('', '/v1', '/api/v2');
 const segment = fc.stringMatching(/^[a-zA-Z0-9_-]{1,8}$/).filter((name) => name !== 'v1');
-const segments = fc.array(segment, { minLength: 0, maxLength: 3 }).map((parts) => parts.map((part) => `/${part}`).join(''));
+const segments = fc
+	.array(segment, { minLength: 0, maxLength: 3 })
+	.map((parts) => parts.map((part) => `/${part}`).join(''));
 const query = fc.constantFrom('', '?page=2', '?cursor=abc&limit=10');
 
 const base = fc.record({ scheme, host, port, path: basePath }).map((parts) => ({
@@ -37,7 +44,9 @@ describe('checkFollowedUrl: the origin rule', () => {
 		fc.assert(
 			fc.property(base, segment, query, (b, name, q) => {
 				expect(checkFollowedUrl(`${name}${q}`, b.url)).toEqual({ url: `${b.url}/${name}${q}` });
-				expect(checkFollowedUrl(`${b.path}/${name}`, b.url)).toEqual({ url: `${b.origin}${b.path}/${name}` });
+				expect(checkFollowedUrl(`${b.path}/${name}`, b.url)).toEqual({
+					url: `${b.origin}${b.path}/${name}`,
+				});
 			}),
 		);
 	});
@@ -64,7 +73,10 @@ describe('checkFollowedUrl: the origin rule', () => {
 		fc.assert(
 			fc.property(base, fc.constantFrom('user@', 'user:secret@', ':pw@'), (b, userinfo) => {
 				const result = refused(`${b.scheme}//${userinfo}${b.host}${b.port}${b.path}/sites`, b.url);
-				expect(result).toEqual({ shownUrl: b.origin, reason: 'it carries a user name or password' });
+				expect(result).toEqual({
+					shownUrl: b.origin,
+					reason: 'it carries a user name or password',
+				});
 				expect(result.shownUrl).not.toContain('secret');
 			}),
 		);
@@ -116,7 +128,9 @@ describe('checkFollowedUrl: the origin rule', () => {
 		expect(refused('https://api.example.com/a/%2e%2e%2fb', 'https://api.example.com').reason).toBe(
 			'its path is not below /',
 		);
-		expect(checkFollowedUrl('https://api.example.com/a/%2e%2e/b', 'https://api.example.com')).toEqual({
+		expect(
+			checkFollowedUrl('https://api.example.com/a/%2e%2e/b', 'https://api.example.com'),
+		).toEqual({
 			url: 'https://api.example.com/b',
 		});
 	});
@@ -159,11 +173,15 @@ describe('checkFollowedUrl: the origin rule', () => {
 	});
 
 	it('refuses everything when the credential holds no usable base URL', () => {
-		expect(refused('https://api.example.com/v1/sites', '').reason).toBe('the credential has no valid http(s) base URL');
+		expect(refused('https://api.example.com/v1/sites', '').reason).toBe(
+			'the credential has no valid http(s) base URL',
+		);
 		expect(refused('https://api.example.com/v1/sites', 'api.example.com/v1').reason).toBe(
 			'the credential has no valid http(s) base URL',
 		);
-		expect(refused('not a url at all', 'http://[::1').reason).toBe('the credential has no valid http(s) base URL');
+		expect(refused('not a url at all', 'http://[::1').reason).toBe(
+			'the credential has no valid http(s) base URL',
+		);
 	});
 });
 
@@ -171,7 +189,9 @@ describe('base URL trimming', () => {
 	it('trims blanks and trailing slashes, and joins paths without a double slash', () => {
 		expect(trimBaseUrl('  https://api.example.com/v1///  ')).toBe('https://api.example.com/v1');
 		expect(trimBaseUrl(undefined)).toBe('');
-		expect(joinUrl('https://api.example.com/v1/', '/sites')).toBe('https://api.example.com/v1/sites');
+		expect(joinUrl('https://api.example.com/v1/', '/sites')).toBe(
+			'https://api.example.com/v1/sites',
+		);
 		expect(joinUrl('https://api.example.com/v1', 'sites')).toBe('https://api.example.com/v1/sites');
 	});
 
@@ -180,7 +200,9 @@ describe('base URL trimming', () => {
 		expect(body).toBe('.trim().replace(/\\/+$/, "")');
 		fc.assert(
 			fc.property(fc.string(), (value) => {
-				const expression = new Function('value', `return value${body}`) as (value: string) => string;
+				const expression = new Function('value', `return value${body}`) as (
+					value: string,
+				) => string;
 				expect(expression(value)).toBe(trimBaseUrl(value));
 			}),
 		);

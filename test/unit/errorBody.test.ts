@@ -4,14 +4,18 @@ import { readErrorBody } from '../../nodes/shared/errorBody.ts';
 
 describe('readErrorBody', () => {
 	it('reads `{error:{code,message}}`', () => {
-		expect(readErrorBody('{"error":{"code":"not_found","message":"Threat thr_9 was not found"}}')).toMatchObject({
+		expect(
+			readErrorBody('{"error":{"code":"not_found","message":"Threat thr_9 was not found"}}'),
+		).toMatchObject({
 			code: 'not_found',
 			message: 'Threat thr_9 was not found',
 		});
 	});
 
 	it('reads `{code,message}`', () => {
-		expect(readErrorBody('{"code":"conflict","message":"Threat thr_4 is already resolved"}')).toMatchObject({
+		expect(
+			readErrorBody('{"code":"conflict","message":"Threat thr_4 is already resolved"}'),
+		).toMatchObject({
 			code: 'conflict',
 			message: 'Threat thr_4 is already resolved',
 		});
@@ -24,7 +28,10 @@ describe('readErrorBody', () => {
 	});
 
 	it('reads `{message}`', () => {
-		expect(readErrorBody('{"message":"url is required"}')).toMatchObject({ code: undefined, message: 'url is required' });
+		expect(readErrorBody('{"message":"url is required"}')).toMatchObject({
+			code: undefined,
+			message: 'url is required',
+		});
 	});
 
 	it('reads plain text, trimmed and shortened', () => {
@@ -36,7 +43,9 @@ describe('readErrorBody', () => {
 	});
 
 	it('reads `{errors:[{code,message}]}` and OAuth-style `error_description`', () => {
-		expect(readErrorBody('{"errors":[{"code":"invalid_request","message":"bad page"}]}')).toMatchObject({
+		expect(
+			readErrorBody('{"errors":[{"code":"invalid_request","message":"bad page"}]}'),
+		).toMatchObject({
 			code: 'invalid_request',
 			message: 'bad page',
 		});
@@ -54,7 +63,10 @@ describe('readErrorBody', () => {
 	});
 
 	it('keeps the other fields of the error object', () => {
-		expect(readErrorBody('{"error":{"code":"forbidden","message":"no","required_scope":"sites:write"}}').fields).toMatchObject({
+		expect(
+			readErrorBody('{"error":{"code":"forbidden","message":"no","required_scope":"sites:write"}}')
+				.fields,
+		).toMatchObject({
 			required_scope: 'sites:write',
 		});
 	});

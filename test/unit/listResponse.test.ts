@@ -10,12 +10,17 @@ describe('unwrapList: where the records are', () => {
 		expect(unwrapList([a, b], 'threats')).toEqual({ records: [a, b], next: undefined });
 	});
 
-	it.each(['threats', 'data', 'items', 'results'])('reads an object holding the array under "%s"', (key) => {
-		expect(unwrapList({ [key]: [a, b], total: 2 }, 'threats')?.records).toEqual([a, b]);
-	});
+	it.each(['threats', 'data', 'items', 'results'])(
+		'reads an object holding the array under "%s"',
+		(key) => {
+			expect(unwrapList({ [key]: [a, b], total: 2 }, 'threats')?.records).toEqual([a, b]);
+		},
+	);
 
 	it("reads the resource's plural name first when the object holds several arrays", () => {
-		expect(unwrapList({ warnings: [{ id: 'w' }], threats: [a], data: [b] }, 'threats')?.records).toEqual([a]);
+		expect(
+			unwrapList({ warnings: [{ id: 'w' }], threats: [a], data: [b] }, 'threats')?.records,
+		).toEqual([a]);
 	});
 
 	it('reads the only array of an object under an unknown key', () => {
@@ -32,7 +37,10 @@ describe('unwrapList: where the records are', () => {
 	});
 
 	it('wraps entries that are not objects, so each still becomes an item', () => {
-		expect(unwrapList(['thr_1', 2], 'threats')?.records).toEqual([{ value: 'thr_1' }, { value: 2 }]);
+		expect(unwrapList(['thr_1', 2], 'threats')?.records).toEqual([
+			{ value: 'thr_1' },
+			{ value: 2 },
+		]);
 	});
 
 	it.each([
@@ -48,53 +56,84 @@ describe('unwrapList: where the records are', () => {
 
 describe('unwrapList: pagination hints', () => {
 	it('takes an absolute or relative `next` link', () => {
-		expect(unwrapList({ data: [a], next: 'https://api.example/v1/threats?page=2' }, 'threats')?.next).toEqual({
+		expect(
+			unwrapList({ data: [a], next: 'https://api.example/v1/threats?page=2' }, 'threats')?.next,
+		).toEqual({
 			url: 'https://api.example/v1/threats?page=2',
 		});
-		expect(unwrapList({ data: [a], next: '/v1/threats?page=2' }, 'threats')?.next).toEqual({ url: '/v1/threats?page=2' });
+		expect(unwrapList({ data: [a], next: '/v1/threats?page=2' }, 'threats')?.next).toEqual({
+			url: '/v1/threats?page=2',
+		});
 	});
 
 	it('takes a `next` that is a bare token as a cursor', () => {
-		expect(unwrapList({ data: [a], next: 'abc123' }, 'threats')?.next).toEqual({ qs: { cursor: 'abc123' } });
+		expect(unwrapList({ data: [a], next: 'abc123' }, 'threats')?.next).toEqual({
+			qs: { cursor: 'abc123' },
+		});
 	});
 
 	it.each(['nextCursor', 'next_cursor'])('takes `%s` as a cursor', (key) => {
-		expect(unwrapList({ threats: [a], [key]: 'c2' }, 'threats')?.next).toEqual({ qs: { cursor: 'c2' } });
+		expect(unwrapList({ threats: [a], [key]: 'c2' }, 'threats')?.next).toEqual({
+			qs: { cursor: 'c2' },
+		});
 	});
 
 	it('asks for the following page while page < totalPages, and stops on the last', () => {
-		expect(unwrapList({ data: [a], page: 1, totalPages: 3 }, 'threats')?.next).toEqual({ qs: { page: 2 } });
-		expect(unwrapList({ data: [a], page: '2', total_pages: '3' }, 'threats')?.next).toEqual({ qs: { page: 3 } });
+		expect(unwrapList({ data: [a], page: 1, totalPages: 3 }, 'threats')?.next).toEqual({
+			qs: { page: 2 },
+		});
+		expect(unwrapList({ data: [a], page: '2', total_pages: '3' }, 'threats')?.next).toEqual({
+			qs: { page: 3 },
+		});
 		expect(unwrapList({ data: [a], page: 3, totalPages: 3 }, 'threats')?.next).toBeUndefined();
 	});
 
 	it('reads hints held in `meta`, `pagination` or `links`', () => {
-		expect(unwrapList({ data: [a], meta: { page: 1, totalPages: 2 } }, 'threats')?.next).toEqual({ qs: { page: 2 } });
-		expect(unwrapList({ data: [a], pagination: { nextCursor: 'n' } }, 'threats')?.next).toEqual({ qs: { cursor: 'n' } });
-		expect(unwrapList({ data: [a], links: { next: { href: 'https://x/threats?p=2' } } }, 'threats')?.next).toEqual({
+		expect(unwrapList({ data: [a], meta: { page: 1, totalPages: 2 } }, 'threats')?.next).toEqual({
+			qs: { page: 2 },
+		});
+		expect(unwrapList({ data: [a], pagination: { nextCursor: 'n' } }, 'threats')?.next).toEqual({
+			qs: { cursor: 'n' },
+		});
+		expect(
+			unwrapList({ data: [a], links: { next: { href: 'https://x/threats?p=2' } } }, 'threats')
+				?.next,
+		).toEqual({
 			url: 'https://x/threats?p=2',
 		});
 	});
 
 	it('has no next page for `next: null` on the last page', () => {
-		expect(unwrapList({ data: [a], page: 2, totalPages: 2, next: null }, 'threats')?.next).toBeUndefined();
+		expect(
+			unwrapList({ data: [a], page: 2, totalPages: 2, next: null }, 'threats')?.next,
+		).toBeUndefined();
 	});
 
 	it('follows a Link header with a bare array and with a wrapped list', () => {
-		const headers = { link: '<https://api.example/v1/threats?page=2>; rel="next", <https://api.example/v1/threats?page=5>; rel="last"' };
-		expect(unwrapList([a], 'threats', headers)?.next).toEqual({ url: 'https://api.example/v1/threats?page=2' });
-		expect(unwrapList({ threats: [a] }, 'threats', headers)?.next).toEqual({ url: 'https://api.example/v1/threats?page=2' });
+		const headers = {
+			link: '<https://api.example/v1/threats?page=2>; rel="next", <https://api.example/v1/threats?page=5>; rel="last"',
+		};
+		expect(unwrapList([a], 'threats', headers)?.next).toEqual({
+			url: 'https://api.example/v1/threats?page=2',
+		});
+		expect(unwrapList({ threats: [a] }, 'threats', headers)?.next).toEqual({
+			url: 'https://api.example/v1/threats?page=2',
+		});
 	});
 
 	it('prefers the body hint over the Link header', () => {
 		const headers = { link: '<https://api.example/v1/threats?page=9>; rel="next"' };
-		expect(unwrapList({ data: [a], page: 1, totalPages: 2 }, 'threats', headers)?.next).toEqual({ qs: { page: 2 } });
+		expect(unwrapList({ data: [a], page: 1, totalPages: 2 }, 'threats', headers)?.next).toEqual({
+			qs: { page: 2 },
+		});
 	});
 });
 
 describe('nextFromLinkHeader', () => {
 	it('finds rel=next among other relations, quoted or not', () => {
-		expect(nextFromLinkHeader('<https://x/a?page=1>; rel="prev", <https://x/a?page=3>; rel=next')).toBe('https://x/a?page=3');
+		expect(
+			nextFromLinkHeader('<https://x/a?page=1>; rel="prev", <https://x/a?page=3>; rel=next'),
+		).toBe('https://x/a?page=3');
 		expect(nextFromLinkHeader('<https://x/a?page=3>; rel="next last"')).toBe('https://x/a?page=3');
 	});
 

@@ -1,18 +1,40 @@
 import type { IDataObject } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
-import { operationProperty, type HandlersFor, type OperationHandler } from '../../nodes/shared/operations.ts';
-import { auditHandlers, auditOperations } from '../../nodes/PerformanceService/resources/audit/index.ts';
-import { siteHandlers, siteOperations } from '../../nodes/PerformanceService/resources/site/index.ts';
-import { systemHandlers, systemOperations } from '../../nodes/PerformanceService/resources/system/index.ts';
-import { reportHandlers, reportOperations } from '../../nodes/SecurityService/resources/report/index.ts';
+import {
+	operationProperty,
+	type HandlersFor,
+	type OperationHandler,
+} from '../../nodes/shared/operations.ts';
+import {
+	auditHandlers,
+	auditOperations,
+} from '../../nodes/PerformanceService/resources/audit/index.ts';
+import {
+	siteHandlers,
+	siteOperations,
+} from '../../nodes/PerformanceService/resources/site/index.ts';
+import {
+	systemHandlers,
+	systemOperations,
+} from '../../nodes/PerformanceService/resources/system/index.ts';
+import {
+	reportHandlers,
+	reportOperations,
+} from '../../nodes/SecurityService/resources/report/index.ts';
 import { scanHandlers, scanOperations } from '../../nodes/SecurityService/resources/scan/index.ts';
 import {
 	siteHandlers as securitySiteHandlers,
 	siteOperations as securitySiteOperations,
 } from '../../nodes/SecurityService/resources/site/index.ts';
-import { threatHandlers, threatOperations } from '../../nodes/SecurityService/resources/threat/index.ts';
-import { updateHandlers, updateOperations } from '../../nodes/SecurityService/resources/update/index.ts';
+import {
+	threatHandlers,
+	threatOperations,
+} from '../../nodes/SecurityService/resources/threat/index.ts';
+import {
+	updateHandlers,
+	updateOperations,
+} from '../../nodes/SecurityService/resources/update/index.ts';
 
 const options = [
 	{ name: 'Get', value: 'get', action: 'Get a thing', description: 'Read one thing' },
@@ -26,7 +48,9 @@ describe('handler maps are checked against the operation options', () => {
 		// @ts-expect-error -- the handler of "delete" is missing
 		const missing = { get: handler } satisfies HandlersFor<typeof options>;
 		// @ts-expect-error -- "update" is not an operation of the list
-		const unknown = { get: handler, delete: handler, update: handler } satisfies HandlersFor<typeof options>;
+		const unknown = { get: handler, delete: handler, update: handler } satisfies HandlersFor<
+			typeof options
+		>;
 		expect(Object.keys(complete)).toEqual(['get', 'delete']);
 		expect([missing, unknown]).toHaveLength(2);
 	});
@@ -58,6 +82,7 @@ describe('handler maps are checked against the operation options', () => {
 		const operation = properties.find((property) => property.name === 'operation');
 		const values = (operation?.options as Array<{ value: string }>).map((option) => option.value);
 		expect(Object.keys(handlers).sort()).toEqual([...values].sort());
-		for (const value of values) expect(typeof (handlers as Record<string, unknown>)[value]).toBe('function');
+		for (const value of values)
+			expect(typeof (handlers as Record<string, unknown>)[value]).toBe('function');
 	});
 });

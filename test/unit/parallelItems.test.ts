@@ -53,14 +53,9 @@ describe('runItemsInParallel', () => {
 			},
 			false,
 		);
-		expect(outcomes.map((outcome) => (outcome?.ok ? outcome.value : (outcome?.error as Error).message))).toEqual([
-			0,
-			'item 1',
-			2,
-			'item 3',
-			4,
-			'item 5',
-		]);
+		expect(
+			outcomes.map((outcome) => (outcome?.ok ? outcome.value : (outcome?.error as Error).message)),
+		).toEqual([0, 'item 1', 2, 'item 3', 4, 'item 5']);
 	});
 
 	it('starts no further item after a failure when it stops on errors', async () => {

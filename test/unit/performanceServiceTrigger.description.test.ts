@@ -20,11 +20,21 @@ function readSchema(relativePath: string): Schema {
 
 describe('Performance Service Trigger description', () => {
 	it('is a POST webhook trigger that answers by itself and is no AI tool', () => {
-		expect(description).toMatchObject({ name: 'performanceServiceTrigger', group: ['trigger'], inputs: [] });
+		expect(description).toMatchObject({
+			name: 'performanceServiceTrigger',
+			group: ['trigger'],
+			inputs: [],
+		});
 		expect(description.usableAsTool).toBeUndefined();
 		// n8n answers accepted deliveries with the node's webhookResponse once the execution exists.
 		expect(description.webhooks).toEqual([
-			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', responseData: '', path: 'webhook' },
+			{
+				name: 'default',
+				httpMethod: 'POST',
+				responseMode: 'onReceived',
+				responseData: '',
+				path: 'webhook',
+			},
 		]);
 		expect(description.credentials).toEqual([{ name: 'performanceServiceApi', required: true }]);
 	});
@@ -32,17 +42,21 @@ describe('Performance Service Trigger description', () => {
 	it('offers every event type of the service, and "*" by default', () => {
 		const events = description.properties.find((property) => property.name === 'events');
 		expect(events?.default).toEqual(['*']);
-		expect(events?.options?.map((option) => ('value' in option ? option.value : undefined)).sort()).toEqual(
-			['*', ...EVENT_TYPES].sort(),
-		);
+		expect(
+			events?.options?.map((option) => ('value' in option ? option.value : undefined)).sort(),
+		).toEqual(['*', ...EVENT_TYPES].sort());
 	});
 
 	it('keeps the public option names, the 300 s default tolerance and the 24 h duplicate window', () => {
 		const options = description.properties.find((property) => property.name === 'options');
 		const names = options?.options?.map((option) => ('name' in option ? option.name : undefined));
 		expect(names).toEqual(['duplicateWindowHours', 'includeDeliveryHeaders', 'timestampTolerance']);
-		expect(options?.options?.find((option) => option.name === 'timestampTolerance')).toMatchObject({ default: 300 });
-		expect(options?.options?.find((option) => option.name === 'duplicateWindowHours')).toMatchObject({ default: 24 });
+		expect(options?.options?.find((option) => option.name === 'timestampTolerance')).toMatchObject({
+			default: 300,
+		});
+		expect(
+			options?.options?.find((option) => option.name === 'duplicateWindowHours'),
+		).toMatchObject({ default: 24 });
 	});
 
 	it('has an output schema per event type, and a combined one covering all of them', () => {
@@ -54,7 +68,9 @@ describe('Performance Service Trigger description', () => {
 			const perEvent = readSchema(file);
 			expect(perEvent.properties.type.enum).toEqual([type]);
 			for (const field of Object.keys(perEvent.properties.data.properties)) {
-				expect(combined.properties.data.properties, `${type} data.${field}`).toHaveProperty([field]);
+				expect(combined.properties.data.properties, `${type} data.${field}`).toHaveProperty([
+					field,
+				]);
 			}
 		}
 	});

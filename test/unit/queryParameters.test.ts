@@ -17,7 +17,15 @@ describe('readQueryParameters', () => {
 	});
 
 	it('keeps every value of a repeated name', () => {
-		expect(readQueryParameters({ parameters: [{ name: 'tag', value: 'a' }, { name: 'tag', value: 'b' }, { name: 'tag', value: 'c' }] })).toEqual({
+		expect(
+			readQueryParameters({
+				parameters: [
+					{ name: 'tag', value: 'a' },
+					{ name: 'tag', value: 'b' },
+					{ name: 'tag', value: 'c' },
+				],
+			}),
+		).toEqual({
 			tag: ['a', 'b', 'c'],
 		});
 	});

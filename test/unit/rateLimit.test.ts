@@ -12,11 +12,15 @@ const NOW = Date.parse('2025-03-01T12:00:00.000Z');
 
 describe('parseResetValue: X-RateLimit-Reset in any of its units', () => {
 	it('reads epoch seconds', () => {
-		expect(parseResetValue(String(NOW / 1000 + 30), NOW)?.toISOString()).toBe('2025-03-01T12:00:30.000Z');
+		expect(parseResetValue(String(NOW / 1000 + 30), NOW)?.toISOString()).toBe(
+			'2025-03-01T12:00:30.000Z',
+		);
 	});
 
 	it('reads epoch milliseconds', () => {
-		expect(parseResetValue(String(NOW + 30_000), NOW)?.toISOString()).toBe('2025-03-01T12:00:30.000Z');
+		expect(parseResetValue(String(NOW + 30_000), NOW)?.toISOString()).toBe(
+			'2025-03-01T12:00:30.000Z',
+		);
 	});
 
 	it('reads seconds until the reset', () => {
@@ -55,11 +59,14 @@ describe('parseResetValue: X-RateLimit-Reset in any of its units', () => {
 describe('parseRetryAfter', () => {
 	it('reads delta seconds and HTTP dates', () => {
 		expect(parseRetryAfter('12', NOW)?.getTime()).toBe(NOW + 12_000);
-		expect(parseRetryAfter('Sat, 01 Mar 2025 12:01:00 GMT', NOW)?.toISOString()).toBe('2025-03-01T12:01:00.000Z');
+		expect(parseRetryAfter('Sat, 01 Mar 2025 12:01:00 GMT', NOW)?.toISOString()).toBe(
+			'2025-03-01T12:01:00.000Z',
+		);
 	});
 
 	it('ignores empty, negative and unreadable values', () => {
-		for (const value of [undefined, '', '-1', 'later']) expect(parseRetryAfter(value, NOW)).toBeUndefined();
+		for (const value of [undefined, '', '-1', 'later'])
+			expect(parseRetryAfter(value, NOW)).toBeUndefined();
 	});
 });
 

@@ -15,7 +15,14 @@ import {
 describe('isRecord, nonBlankString, textOf', () => {
 	it('tells JSON objects from arrays, null and scalars', () => {
 		expect([{}, { a: 1 }].map(isRecord)).toEqual([true, true]);
-		expect([[], null, undefined, 'x', 1, true].map(isRecord)).toEqual([false, false, false, false, false, false]);
+		expect([[], null, undefined, 'x', 1, true].map(isRecord)).toEqual([
+			false,
+			false,
+			false,
+			false,
+			false,
+			false,
+		]);
 	});
 
 	it('nonBlankString: trimmed strings only', () => {
@@ -68,8 +75,12 @@ describe('unwrapRecord: one rule for single-record answers of both services', ()
 
 describe('recordTime', () => {
 	it('reads the first date field that holds a date, text or milliseconds', () => {
-		expect(recordTime({ createdAt: '2025-03-01T12:00:00Z' })).toBe(Date.parse('2025-03-01T12:00:00Z'));
-		expect(recordTime({ createdAt: 'soon', detected_at: '2025-03-01T12:00:00Z' })).toBe(Date.parse('2025-03-01T12:00:00Z'));
+		expect(recordTime({ createdAt: '2025-03-01T12:00:00Z' })).toBe(
+			Date.parse('2025-03-01T12:00:00Z'),
+		);
+		expect(recordTime({ createdAt: 'soon', detected_at: '2025-03-01T12:00:00Z' })).toBe(
+			Date.parse('2025-03-01T12:00:00Z'),
+		);
 		expect(recordTime({ timestamp: 1_740_830_400_000 })).toBe(1_740_830_400_000);
 		expect(recordTime({ updatedAt: null, id: 'x' })).toBeUndefined();
 	});
@@ -81,7 +92,12 @@ describe('recordTime', () => {
 
 describe('readHeader', () => {
 	it('matches the name case-insensitively and joins repeated values', () => {
-		const headers = { 'X-RateLimit-Limit': '1000', 'set-cookie': ['a=1', 'b=2'], 'x-empty': undefined, 'x-number': 5 };
+		const headers = {
+			'X-RateLimit-Limit': '1000',
+			'set-cookie': ['a=1', 'b=2'],
+			'x-empty': undefined,
+			'x-number': 5,
+		};
 		expect(readHeader(headers, 'x-ratelimit-limit')).toBe('1000');
 		expect(readHeader(headers, 'Set-Cookie')).toBe('a=1, b=2');
 		expect(readHeader(headers, 'x-empty')).toBeUndefined();
@@ -100,9 +116,12 @@ describe('epochToMilliseconds', () => {
 
 	it('gives the same moment for both units of any time from 1970-04-27 to 2286', () => {
 		fc.assert(
-			fc.property(fc.integer({ min: EPOCH_MILLISECONDS_ABOVE / 1000 + 1, max: EPOCH_MILLISECONDS_ABOVE - 1 }), (seconds) => {
-				expect(epochToMilliseconds(seconds * 1000)).toBe(epochToMilliseconds(seconds));
-			}),
+			fc.property(
+				fc.integer({ min: EPOCH_MILLISECONDS_ABOVE / 1000 + 1, max: EPOCH_MILLISECONDS_ABOVE - 1 }),
+				(seconds) => {
+					expect(epochToMilliseconds(seconds * 1000)).toBe(epochToMilliseconds(seconds));
+				},
+			),
 		);
 	});
 });

@@ -29,7 +29,10 @@ function readText(relativePath: string): string {
 }
 
 function readWorkflow(file: string): Workflow {
-	return parse(readText(`.github/workflows/${file}`), { strict: true, uniqueKeys: true }) as Workflow;
+	return parse(readText(`.github/workflows/${file}`), {
+		strict: true,
+		uniqueKeys: true,
+	}) as Workflow;
 }
 
 function onlyJob(workflow: Workflow): Job {
@@ -73,13 +76,22 @@ describe('Publish workflow (.github/workflows/publish.yml)', () => {
 	});
 
 	it('installs, builds, lints, scans and tests, then publishes with provenance in release mode', () => {
-		const order = [/^npm ci\b/m, /^npm run build$/m, /^npm run lint$/m, /^node test\/release\/scan\.ts$/m, /^npm test$/m];
+		const order = [
+			/^npm ci\b/m,
+			/^npm run build$/m,
+			/^npm run lint$/m,
+			/^node test\/release\/scan\.ts$/m,
+			/^npm test$/m,
+		];
 		const publish = stepRunning(job, /^npm publish --provenance\b/m);
 		const indexes = order.map((command) => stepRunning(job, command));
 		expect(indexes.every((index) => index >= 0)).toBe(true);
 		expect([...indexes].sort((a, b) => a - b)).toEqual(indexes);
 		expect(publish).toBeGreaterThan(indexes.at(-1)!);
-		expect(job.steps[publish].env).toMatchObject({ RELEASE_MODE: 'true', NPM_TOKEN: '${{ secrets.NPM_TOKEN }}' });
+		expect(job.steps[publish].env).toMatchObject({
+			RELEASE_MODE: 'true',
+			NPM_TOKEN: '${{ secrets.NPM_TOKEN }}',
+		});
 	});
 });
 
@@ -92,7 +104,10 @@ describe("n8n's release gates in package.json and eslint.config.mjs", () => {
 		// The same comparison `n8n-node cloud-support` and `n8n-node lint` make in strict mode.
 		const require = createRequire(import.meta.url);
 		const configsDir = path.dirname(require.resolve('@n8n/node-cli/eslint'));
-		const template = readFileSync(path.join(configsDir, '../template/templates/shared/default/eslint.config.mjs'), 'utf8');
+		const template = readFileSync(
+			path.join(configsDir, '../template/templates/shared/default/eslint.config.mjs'),
+			'utf8',
+		);
 		const normalize = (text: string) => text.replace(/\s+/g, ' ').trim();
 		expect(packageJson.n8n.strict).toBe(true);
 		expect(normalize(readText('eslint.config.mjs'))).toBe(normalize(template));
@@ -126,7 +141,10 @@ describe('what the tarball may hold', () => {
 	});
 
 	it('names the nodes and credentials package.json declares that the tarball lacks', () => {
-		const declared = { nodes: ['dist/nodes/A/A.node.js', 'dist/nodes/B/B.node.js'], credentials: ['dist/credentials/C.credentials.js'] };
+		const declared = {
+			nodes: ['dist/nodes/A/A.node.js', 'dist/nodes/B/B.node.js'],
+			credentials: ['dist/credentials/C.credentials.js'],
+		};
 		expect(missingDeclaredFiles(['package.json', 'dist/nodes/A/A.node.js'], declared)).toEqual([
 			'dist/nodes/B/B.node.js',
 			'dist/credentials/C.credentials.js',

@@ -2,15 +2,27 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { forgetPacers, pacerFor, pacingKey, planClock } from '../../nodes/shared/pacing/pacers.ts';
 import { securityPlanRate } from '../../nodes/shared/securityTransport.ts';
-import { RequestPacer, type Admission, type PacerAnswer } from '../../nodes/shared/pacing/requestPacer.ts';
+import {
+	RequestPacer,
+	type Admission,
+	type PacerAnswer,
+} from '../../nodes/shared/pacing/requestPacer.ts';
 
 const T0 = Date.parse('2026-01-01T00:00:00.000Z');
 const MARGIN = 100;
 
-function answer(remaining: number | undefined, resetAt: number | undefined, status = 200): PacerAnswer {
+function answer(
+	remaining: number | undefined,
+	resetAt: number | undefined,
+	status = 200,
+): PacerAnswer {
 	return {
 		status,
-		rateLimit: { limit: 10, remaining, resetAt: resetAt === undefined ? undefined : new Date(resetAt) },
+		rateLimit: {
+			limit: 10,
+			remaining,
+			resetAt: resetAt === undefined ? undefined : new Date(resetAt),
+		},
 	};
 }
 
@@ -23,7 +35,10 @@ async function admitNow(pacer: RequestPacer, maxWaitMs = 65_000): Promise<Admitt
 }
 
 /** Starts `count` admissions and reports which of them were admitted so far. */
-function startAdmissions(pacer: RequestPacer, count: number): { admitted: Admitted[]; all: Promise<Admission[]> } {
+function startAdmissions(
+	pacer: RequestPacer,
+	count: number,
+): { admitted: Admitted[]; all: Promise<Admission[]> } {
 	const admitted: Admitted[] = [];
 	const all = Promise.all(
 		Array.from({ length: count }, async () => {
@@ -151,7 +166,8 @@ describe('RequestPacer with a plan', () => {
 		expect(waiting.admitted).toHaveLength(3);
 
 		await vi.advanceTimersByTimeAsync(500);
-		for (const admission of waiting.admitted.slice(1)) admission.settle(answer(undefined, undefined));
+		for (const admission of waiting.admitted.slice(1))
+			admission.settle(answer(undefined, undefined));
 		// The first one leaves the window 10 s after its answer, the other two 0.5 s later.
 		await vi.advanceTimersByTimeAsync(9_499);
 		expect(waiting.admitted).toHaveLength(3);
@@ -175,16 +191,28 @@ describe('one pacer per credential', () => {
 	afterEach(() => forgetPacers());
 
 	it('shares a pacer between uses of the same credential and separates other tokens and base URLs', () => {
-		const credential = { credentialType: 'performanceServiceApi', baseUrl: 'https://a.example/v1', secret: 'tok_1' };
+		const credential = {
+			credentialType: 'performanceServiceApi',
+			baseUrl: 'https://a.example/v1',
+			secret: 'tok_1',
+		};
 		expect(pacerFor(credential)).toBe(pacerFor({ ...credential }));
 		expect(pacerFor({ ...credential, secret: 'tok_2' })).not.toBe(pacerFor(credential));
-		expect(pacerFor({ ...credential, baseUrl: 'https://b.example/v1' })).not.toBe(pacerFor(credential));
-		expect(pacerFor({ ...credential, credentialType: 'securityServiceApi' })).not.toBe(pacerFor(credential));
+		expect(pacerFor({ ...credential, baseUrl: 'https://b.example/v1' })).not.toBe(
+			pacerFor(credential),
+		);
+		expect(pacerFor({ ...credential, credentialType: 'securityServiceApi' })).not.toBe(
+			pacerFor(credential),
+		);
 	});
 
 	it('keys by a hash of the secret, never the secret itself', () => {
 		const secret = 'sec_key_9e4b2a7c1d8f5e36';
-		const key = pacingKey({ credentialType: 'securityServiceApi', baseUrl: 'https://s.example/v1', secret });
+		const key = pacingKey({
+			credentialType: 'securityServiceApi',
+			baseUrl: 'https://s.example/v1',
+			secret,
+		});
 		expect(key).not.toContain(secret);
 		expect(key).toMatch(/^securityServiceApi https:\/\/s\.example\/v1 [0-9a-f]{64}$/);
 	});

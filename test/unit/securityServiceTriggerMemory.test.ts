@@ -2,7 +2,11 @@ import type { IDataObject, INode } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import { orderOf } from '../../nodes/SecurityServiceTrigger/listOrder.ts';
-import { ListReader, MAX_PAGES_PER_POLL, type PageRef } from '../../nodes/SecurityServiceTrigger/listPages.ts';
+import {
+	ListReader,
+	MAX_PAGES_PER_POLL,
+	type PageRef,
+} from '../../nodes/SecurityServiceTrigger/listPages.ts';
 import { newestRecord } from '../../nodes/SecurityServiceTrigger/newestRecord.ts';
 import type { Wanted } from '../../nodes/SecurityServiceTrigger/pollDecisions.ts';
 import { firstPoll, nextPoll } from '../../nodes/SecurityServiceTrigger/pollList.ts';
@@ -13,11 +17,21 @@ import {
 	storedMemory,
 	type PollMemory,
 } from '../../nodes/SecurityServiceTrigger/pollMemory.ts';
-import { identifyRecords, type IdentifiedRecord } from '../../nodes/SecurityServiceTrigger/recordIds.ts';
+import {
+	identifyRecords,
+	type IdentifiedRecord,
+} from '../../nodes/SecurityServiceTrigger/recordIds.ts';
 import { matchesFilters, readFilters } from '../../nodes/SecurityServiceTrigger/recordFilters.ts';
 import { TRIGGER_EVENTS } from '../../nodes/SecurityServiceTrigger/triggerEvents.ts';
 
-const node = { name: 'Trigger', type: 'test', typeVersion: 1, position: [0, 0], parameters: {}, id: 'n' } as INode;
+const node = {
+	name: 'Trigger',
+	type: 'test',
+	typeVersion: 1,
+	position: [0, 0],
+	parameters: {},
+	id: 'n',
+} as INode;
 const everything = () => true;
 
 function records(...ids: string[]): IdentifiedRecord[] {
@@ -33,21 +47,31 @@ function reader(list: IdentifiedRecord[], pageSize = Number.MAX_SAFE_INTEGER): L
 	const fetchPage = async (ref: PageRef | undefined) => {
 		const page = Number(ref?.qs?.page ?? 1);
 		const next = page * pageSize < list.length ? { qs: { page: page + 1 } } : undefined;
-		return { records: list.slice((page - 1) * pageSize, page * pageSize).map(({ record }) => record), next };
+		return {
+			records: list.slice((page - 1) * pageSize, page * pageSize).map(({ record }) => record),
+			next,
+		};
 	};
 	return new ListReader(node, 'records', fetchPage, undefined);
 }
 
 /** Opaque IDs without dates: the order cannot be told from a page. */
 function opaque(count: number, prefix = 'k'): IdentifiedRecord[] {
-	return records(...Array.from({ length: count }, (_, index) => `${prefix}${(index * 7919) % 100_000}x`));
+	return records(
+		...Array.from({ length: count }, (_, index) => `${prefix}${(index * 7919) % 100_000}x`),
+	);
 }
 
 async function first(list: IdentifiedRecord[], pageSize?: number): Promise<PollMemory> {
 	return await firstPoll(reader(list, pageSize), 'fp', Date.now());
 }
 
-async function next(memory: PollMemory, list: IdentifiedRecord[], wanted: Wanted = everything, pageSize?: number) {
+async function next(
+	memory: PollMemory,
+	list: IdentifiedRecord[],
+	wanted: Wanted = everything,
+	pageSize?: number,
+) {
 	return await nextPoll(reader(list, pageSize), memory, wanted);
 }
 
@@ -110,7 +134,10 @@ describe('poll memory', () => {
 	});
 
 	it('remembers the new end of a list whose order its dates show, and learns an order from where new records appear', async () => {
-		const dated = range(1, 30).map(({ id }, index) => ({ id, record: { id, createdAt: 1000 + index } }));
+		const dated = range(1, 30).map(({ id }, index) => ({
+			id,
+			record: { id, createdAt: 1000 + index },
+		}));
 		const memory = await first(dated, 10);
 		expect(memory.order).toBe('oldestFirst');
 		expect(memory.ids[0]).toBe('r30');
@@ -126,7 +153,10 @@ describe('poll memory', () => {
 
 	it(`goes on at the next poll after ${MAX_PAGES_PER_POLL} pages, and the first poll's reading emits nothing old`, async () => {
 		// Two records a page, dated oldest first: 1,250 pages.
-		const list = range(1, 2 * MAX_PAGES_PER_POLL + 500).map(({ id }, index) => ({ id, record: { id, createdAt: 1000 + index } }));
+		const list = range(1, 2 * MAX_PAGES_PER_POLL + 500).map(({ id }, index) => ({
+			id,
+			record: { id, createdAt: 1000 + index },
+		}));
 		const memory = await first(list, 2);
 		expect(memory.order).toBe('oldestFirst');
 		expect(memory.seeking?.at).toEqual({ qs: { page: MAX_PAGES_PER_POLL + 1 } });
@@ -159,9 +189,13 @@ describe('poll memory', () => {
 			seeking: undefined,
 			newest: undefined,
 		});
-		expect(readMemory({ source: 'configuration', ids: ['a'] }, 'configuration')?.ids).toEqual(['a']);
+		expect(readMemory({ source: 'configuration', ids: ['a'] }, 'configuration')?.ids).toEqual([
+			'a',
+		]);
 		expect(readMemory({ source: 'other', ids: ['a'] }, 'configuration')).toBeUndefined();
-		expect(readMemory({ fingerprint: configurationFingerprint('other'), ids: ['a'] }, 'configuration')).toBeUndefined();
+		expect(
+			readMemory({ fingerprint: configurationFingerprint('other'), ids: ['a'] }, 'configuration'),
+		).toBeUndefined();
 		expect(readMemory({ fingerprint }, 'configuration')).toBeUndefined();
 		expect(readMemory(undefined, 'configuration')).toBeUndefined();
 		expect(readMemory('garbage', 'configuration')).toBeUndefined();
@@ -172,7 +206,14 @@ describe('poll memory', () => {
 			fingerprint: 'fp',
 			ids: ['a'],
 			pending: [],
-			gaps: [{ at: { url: 'https://api.example/v1/threats?page=3' }, until: ['b'], skip: ['c'], newest: 5 }],
+			gaps: [
+				{
+					at: { url: 'https://api.example/v1/threats?page=3' },
+					until: ['b'],
+					skip: ['c'],
+					newest: 5,
+				},
+			],
 			order: 'newestFirst',
 			seeking: { at: { qs: { cursor: 'x' } } },
 		};
@@ -181,10 +222,19 @@ describe('poll memory', () => {
 			fingerprint: 'fp',
 			ids: ['a'],
 			order: 'newestFirst',
-			gaps: [{ at: { url: 'https://api.example/v1/threats?page=3' }, until: ['b'], skip: ['c'], newest: 5 }],
+			gaps: [
+				{
+					at: { url: 'https://api.example/v1/threats?page=3' },
+					until: ['b'],
+					skip: ['c'],
+					newest: 5,
+				},
+			],
 			seeking: { at: { qs: { cursor: 'x' } } },
 		});
-		expect(readMemory({ ...stored, fingerprint: configurationFingerprint('c') }, 'c')).toMatchObject({
+		expect(
+			readMemory({ ...stored, fingerprint: configurationFingerprint('c') }, 'c'),
+		).toMatchObject({
 			gaps: memory.gaps,
 			seeking: { at: { qs: { cursor: 'x' } }, since: undefined },
 			order: 'newestFirst',
@@ -194,7 +244,8 @@ describe('poll memory', () => {
 
 describe('list order', () => {
 	it('is told by dates that only rise or only fall, else by ID numbers, else not at all', () => {
-		const at = (...times: number[]) => times.map((createdAt, index) => ({ id: 'xyzw'[index], record: { createdAt } }));
+		const at = (...times: number[]) =>
+			times.map((createdAt, index) => ({ id: 'xyzw'[index], record: { createdAt } }));
 		expect(orderOf(at(1, 2, 2, 3))).toBe('oldestFirst');
 		expect(orderOf(at(3, 2, 1))).toBe('newestFirst');
 		expect(orderOf(at(1, 3, 2))).toBeUndefined();
@@ -207,18 +258,25 @@ describe('list order', () => {
 
 describe('record IDs', () => {
 	it('takes string and number IDs, trimmed, and keeps the first of duplicates', () => {
-		const identified = identifyRecords(node, [{ id: ' a ' }, { id: 7 }, { id: 'a', copy: true }], 'threats');
+		const identified = identifyRecords(
+			node,
+			[{ id: ' a ' }, { id: 7 }, { id: 'a', copy: true }],
+			'threats',
+		);
 		expect(identified).toEqual([
 			{ id: 'a', record: { id: ' a ' } },
 			{ id: '7', record: { id: 7 } },
 		]);
 	});
 
-	it.each([[{}], [{ id: '' }], [{ id: null }], [{ id: { nested: 1 } }]])('refuses a record like %j', (record) => {
-		expect(() => identifyRecords(node, [{ id: 'a' }, record as IDataObject], 'scans')).toThrow(
-			'1 of 2 scans in the list have no "id" field',
-		);
-	});
+	it.each([[{}], [{ id: '' }], [{ id: null }], [{ id: { nested: 1 } }]])(
+		'refuses a record like %j',
+		(record) => {
+			expect(() => identifyRecords(node, [{ id: 'a' }, record as IDataObject], 'scans')).toThrow(
+				'1 of 2 scans in the list have no "id" field',
+			);
+		},
+	);
 });
 
 describe('newest record', () => {
@@ -248,9 +306,9 @@ describe('record filters', () => {
 	if (!threatEvent) throw new Error('newThreat missing');
 
 	it('reads comma-separated values and ignores empty filters', () => {
-		expect(readFilters(threatEvent, { severity: ' High, critical ', status: '', unknown: 'x' })).toEqual([
-			{ fields: ['severity'], values: ['high', 'critical'] },
-		]);
+		expect(
+			readFilters(threatEvent, { severity: ' High, critical ', status: '', unknown: 'x' }),
+		).toEqual([{ fields: ['severity'], values: ['high', 'critical'] }]);
 		expect(readFilters(threatEvent, undefined)).toEqual([]);
 	});
 

@@ -12,7 +12,12 @@ import { describeResetTime } from '../../nodes/shared/rateLimitErrors.ts';
 import type { ServiceRequest } from '../../nodes/shared/serviceTypes.ts';
 
 const NOW = Date.parse('2025-03-01T12:00:00.000Z');
-const getSite: ServiceRequest = { method: 'GET', path: '/sites/site_9', scope: 'sites:read', addressedRecord: 'site "site_9"' };
+const getSite: ServiceRequest = {
+	method: 'GET',
+	path: '/sites/site_9',
+	scope: 'sites:read',
+	addressedRecord: 'site "site_9"',
+};
 const reoptimize: ServiceRequest = {
 	method: 'POST',
 	path: '/sites/site_1/reoptimize',
@@ -32,18 +37,26 @@ describe('describeFailure names the service code and the fix', () => {
 	it('auth_required: enter the token', () => {
 		const failure = describe_(401, envelope('auth_required', 'Send the header'));
 		expect(failure.message).toBe('The Performance Service received no credentials [auth_required]');
-		expect(failure.description).toMatch(/Open the "Performance Service API" credential and enter the token/);
+		expect(failure.description).toMatch(
+			/Open the "Performance Service API" credential and enter the token/,
+		);
 	});
 
 	it('auth_invalid: check the token', () => {
 		const failure = describe_(401, envelope('auth_invalid', 'The bearer token is not valid'));
-		expect(failure.message).toBe('The Performance Service rejected the token [auth_invalid]: The bearer token is not valid');
-		expect(failure.description).toMatch(/Check the token in the "Performance Service API" credential/);
+		expect(failure.message).toBe(
+			'The Performance Service rejected the token [auth_invalid]: The bearer token is not valid',
+		);
+		expect(failure.description).toMatch(
+			/Check the token in the "Performance Service API" credential/,
+		);
 		expect(failure.httpCode).toBe('401');
 	});
 
 	it('a 401 without a body still counts as auth_invalid', () => {
-		expect(describe_(401, '').message).toBe('The Performance Service rejected the token [auth_invalid]');
+		expect(describe_(401, '').message).toBe(
+			'The Performance Service rejected the token [auth_invalid]',
+		);
 	});
 
 	it('missing scope: names the scope the service asked for', () => {
@@ -70,14 +83,22 @@ describe('describeFailure names the service code and the fix', () => {
 	});
 
 	it('a 404 that addresses no record points at the base URL', () => {
-		const failure = describe_(404, envelope('not_found', 'No route'), { method: 'GET', path: '/system' });
+		const failure = describe_(404, envelope('not_found', 'No route'), {
+			method: 'GET',
+			path: '/system',
+		});
 		expect(failure.message).toBe('Nothing exists at /system [not_found]: No route');
 		expect(failure.description).toMatch(/base URL .* version segment/);
 	});
 
 	it('conflict', () => {
-		const failure = describe_(409, envelope('conflict', 'Hostname a.example is already used by site site_2'));
-		expect(failure.message).toMatch(/^The Performance Service refused a conflicting change \[conflict\]: Hostname/);
+		const failure = describe_(
+			409,
+			envelope('conflict', 'Hostname a.example is already used by site site_2'),
+		);
+		expect(failure.message).toMatch(
+			/^The Performance Service refused a conflicting change \[conflict\]: Hostname/,
+		);
 	});
 
 	it('internal_error and other 5xx: a service fault, not retried', () => {
@@ -90,7 +111,10 @@ describe('describeFailure names the service code and the fix', () => {
 	});
 
 	it('any other code is passed on with what the service said', () => {
-		const failure = describe_(400, envelope('invalid_request', 'limit must be an integer from 1 to 100'));
+		const failure = describe_(
+			400,
+			envelope('invalid_request', 'limit must be an integer from 1 to 100'),
+		);
 		expect(failure.message).toBe(
 			'The Performance Service refused the request [invalid_request, HTTP 400]: limit must be an integer from 1 to 100',
 		);
@@ -98,23 +122,48 @@ describe('describeFailure names the service code and the fix', () => {
 });
 
 describe('describeFailure for rate_limited: which limit and when it resets', () => {
-	const body = envelope('rate_limited', 'Reoptimization limit of 20 per hour for site site_1 reached');
+	const body = envelope(
+		'rate_limited',
+		'Reoptimization limit of 20 per hour for site site_1 reached',
+	);
 	const farReset = { limit: 20, remaining: 0, resetAt: new Date(NOW + 3_000_000) };
 
 	it('a far reset: failed at once, with the reset time and the limits', () => {
-		const failure = describeFailure(PERFORMANCE_SERVICE, 429, body, farReset, reoptimize, { retries: 0, maxWaitMs: 65_000 }, NOW);
+		const failure = describeFailure(
+			PERFORMANCE_SERVICE,
+			429,
+			body,
+			farReset,
+			reoptimize,
+			{ retries: 0, maxWaitMs: 65_000 },
+			NOW,
+		);
 		expect(failure.message).toBe(
 			'Rate limit reached [rate_limited]: Reoptimization limit of 20 per hour for site site_1 reached (resets at 2025-03-01T12:50:00.000Z)',
 		);
-		expect(failure.description).toContain('The limit resets at 2025-03-01T12:50:00.000Z (in 3000 s).');
-		expect(failure.description).toContain('more than 65 s away, too long to wait for, so the node did not retry');
-		expect(failure.description).toContain('Limits that apply here: 20 reoptimizations per hour for each site.');
+		expect(failure.description).toContain(
+			'The limit resets at 2025-03-01T12:50:00.000Z (in 3000 s).',
+		);
+		expect(failure.description).toContain(
+			'more than 65 s away, too long to wait for, so the node did not retry',
+		);
+		expect(failure.description).toContain(
+			'Limits that apply here: 20 reoptimizations per hour for each site.',
+		);
 		expect(failure.httpCode).toBe('429');
 	});
 
 	it('retries used up: says how often it waited', () => {
 		const near = { limit: 1000, remaining: 0, resetAt: new Date(NOW + 20_000) };
-		const failure = describeFailure(PERFORMANCE_SERVICE, 429, '', near, getSite, { retries: 3, maxWaitMs: 65_000 }, NOW);
+		const failure = describeFailure(
+			PERFORMANCE_SERVICE,
+			429,
+			'',
+			near,
+			getSite,
+			{ retries: 3, maxWaitMs: 65_000 },
+			NOW,
+		);
 		expect(failure.message).toBe(
 			'Rate limit reached [rate_limited]: the Performance Service limit of 1000 requests is used up (resets at 2025-03-01T12:00:20.000Z)',
 		);
@@ -122,8 +171,18 @@ describe('describeFailure for rate_limited: which limit and when it resets', () 
 	});
 
 	it('no reset given', () => {
-		const failure = describeFailure(PERFORMANCE_SERVICE, 429, '', {}, getSite, { retries: 0, maxWaitMs: 65_000 }, NOW);
-		expect(failure.message).toBe('Rate limit reached [rate_limited]: the Performance Service limit is used up');
+		const failure = describeFailure(
+			PERFORMANCE_SERVICE,
+			429,
+			'',
+			{},
+			getSite,
+			{ retries: 0, maxWaitMs: 65_000 },
+			NOW,
+		);
+		expect(failure.message).toBe(
+			'Rate limit reached [rate_limited]: the Performance Service limit is used up',
+		);
 		expect(failure.description).toContain('did not say when the limit resets');
 		expect(describeResetTime({}, NOW)).toMatch(/did not say/);
 	});
@@ -137,20 +196,29 @@ describe('describeUnreachable', () => {
 			['ENOTFOUND', /^The host of http:\/\/perf\.example:8080 could not be found \[ENOTFOUND\]$/],
 			['ECONNREFUSED', /^http:\/\/perf\.example:8080 refused the connection \[ECONNREFUSED\]$/],
 			['ETIMEDOUT', /did not answer in time \[ETIMEDOUT\]$/],
-			['ECONNRESET', /connection to http:\/\/perf\.example:8080 was dropped before the Performance Service answered/],
+			[
+				'ECONNRESET',
+				/connection to http:\/\/perf\.example:8080 was dropped before the Performance Service answered/,
+			],
 			['EPROTO', /^Could not reach http:\/\/perf\.example:8080 \[EPROTO\]$/],
 		];
 		for (const [code, message] of cases) {
 			const failure = describeUnreachable(PERFORMANCE_SERVICE, url, { code });
 			expect(failure.message).toMatch(message);
 			expect(failure.httpCode).toBe(code);
-			expect(failure.description).toContain('Check the base URL in the "Performance Service API" credential');
+			expect(failure.description).toContain(
+				'Check the base URL in the "Performance Service API" credential',
+			);
 		}
 	});
 
 	it('says a possibly delivered request was not retried, and only then', () => {
-		expect(describeUnreachable(PERFORMANCE_SERVICE, url, { code: 'ECONNRESET' }).description).toMatch(/not retried/);
-		expect(describeUnreachable(PERFORMANCE_SERVICE, url, { code: 'ECONNREFUSED' }).description).not.toMatch(/not retried/);
+		expect(
+			describeUnreachable(PERFORMANCE_SERVICE, url, { code: 'ECONNRESET' }).description,
+		).toMatch(/not retried/);
+		expect(
+			describeUnreachable(PERFORMANCE_SERVICE, url, { code: 'ECONNREFUSED' }).description,
+		).not.toMatch(/not retried/);
 	});
 
 	it('finds the code on a wrapped cause', () => {
@@ -173,11 +241,25 @@ describe('describeUnreadable', () => {
 });
 
 describe('serviceError', () => {
-	const node: INode = { id: 'n', name: 'P', type: 't', typeVersion: 1, position: [0, 0], parameters: {} };
+	const node: INode = {
+		id: 'n',
+		name: 'P',
+		type: 't',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+	};
 
 	it('keeps this package message even when it mentions a Node.js error code', () => {
-		const failure = describeUnreachable(PERFORMANCE_SERVICE, 'http://127.0.0.1:1/v1/system', { code: 'ECONNREFUSED' });
-		const error = serviceError(node, { code: 'ECONNREFUSED', message: 'connect ECONNREFUSED' }, failure, 2);
+		const failure = describeUnreachable(PERFORMANCE_SERVICE, 'http://127.0.0.1:1/v1/system', {
+			code: 'ECONNREFUSED',
+		});
+		const error = serviceError(
+			node,
+			{ code: 'ECONNREFUSED', message: 'connect ECONNREFUSED' },
+			failure,
+			2,
+		);
 		expect(error).toBeInstanceOf(NodeApiError);
 		expect(error.message).toBe('http://127.0.0.1:1 refused the connection [ECONNREFUSED]');
 		expect(error.description).toBe(failure.description);

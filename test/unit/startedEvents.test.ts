@@ -14,21 +14,30 @@ const NOW = 1_763_900_000;
 describe('event digest', () => {
 	it('is the id when there is one, whatever else the body holds', () => {
 		const first = eventDigest({ id: 'evt_1', type: 'a' }, Buffer.from('{"id":"evt_1","type":"a"}'));
-		const retry = eventDigest({ id: 'evt_1', type: 'a' }, Buffer.from('{ "id": "evt_1", "type": "a" }'));
+		const retry = eventDigest(
+			{ id: 'evt_1', type: 'a' },
+			Buffer.from('{ "id": "evt_1", "type": "a" }'),
+		);
 		expect(first).toBe(retry);
 		expect(first).toMatch(/^[A-Za-z0-9_-]{22}$/);
 		expect(eventDigest({ id: 'evt_2' }, Buffer.from('{}'))).not.toBe(first);
-		expect(eventDigest({ id: 7 }, Buffer.from('{}'))).toBe(eventDigest({ id: '7' }, Buffer.from('[]')));
+		expect(eventDigest({ id: 7 }, Buffer.from('{}'))).toBe(
+			eventDigest({ id: '7' }, Buffer.from('[]')),
+		);
 	});
 
 	it('is the exact body when the id is missing, empty or not a string or number', () => {
 		for (const body of [{}, { id: '' }, { id: null }, { id: { nested: 1 } }]) {
 			const raw = Buffer.from(JSON.stringify(body));
 			expect(eventDigest(body, raw)).toBe(eventDigest(body, Buffer.from(raw)));
-			expect(eventDigest(body, raw)).not.toBe(eventDigest(body, Buffer.concat([raw, Buffer.from(' ')])));
+			expect(eventDigest(body, raw)).not.toBe(
+				eventDigest(body, Buffer.concat([raw, Buffer.from(' ')])),
+			);
 		}
 		// A body whose text is an id does not collide with that id.
-		expect(eventDigest({}, Buffer.from('evt_1'))).not.toBe(eventDigest({ id: 'evt_1' }, Buffer.from('{}')));
+		expect(eventDigest({}, Buffer.from('evt_1'))).not.toBe(
+			eventDigest({ id: 'evt_1' }, Buffer.from('{}')),
+		);
 	});
 });
 
@@ -94,7 +103,8 @@ describe("one process's memory of a trigger node", () => {
 	it(`snapshots at most ${MAX_STARTED_EVENTS} events inside the window, newest kept`, () => {
 		const events = nodeEvents('wf', 'node');
 		const stored = new Map<string, number>();
-		for (let index = 0; index < MAX_STARTED_EVENTS + 10; index++) stored.set(`e${index}`, NOW - 1000 + index / 10);
+		for (let index = 0; index < MAX_STARTED_EVENTS + 10; index++)
+			stored.set(`e${index}`, NOW - 1000 + index / 10);
 		stored.set('expired', NOW - 100_000);
 		events.absorb(stored);
 		const snapshot = events.snapshot(NOW - 10_000, ['new', NOW]);
@@ -105,12 +115,14 @@ describe("one process's memory of a trigger node", () => {
 		expect(digests).toContain('e11');
 		expect(digests.at(-1)).toBe('new');
 		expect(events.countSince(NOW - 10_000)).toBe(MAX_STARTED_EVENTS);
-
 	});
 
 	it('forgets the oldest events once its memory grows past the bound', async () => {
 		const events = nodeEvents('wf', 'node');
-		const many = Array.from({ length: MAX_STARTED_EVENTS * 2 }, (_, index): [string, number] => [`e${index}`, NOW - 5000 + index / 10]);
+		const many = Array.from({ length: MAX_STARTED_EVENTS * 2 }, (_, index): [string, number] => [
+			`e${index}`,
+			NOW - 5000 + index / 10,
+		]);
 		events.absorb(new Map(many));
 		events.prune(NOW - 10_000);
 		expect(await events.claim('e0', NOW - 10_000)).toBeDefined();

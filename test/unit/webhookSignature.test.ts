@@ -41,7 +41,9 @@ describe('computeSignature', () => {
 
 	it('signs bytes as given: a Buffer and its UTF-8 string agree, re-serialised JSON does not', () => {
 		const body = '{ "reason" : "Ladezeit über Ziel 🚨" }\n';
-		expect(computeSignature(SECRET, NOW_S, Buffer.from(body, 'utf8'))).toBe(computeSignature(SECRET, NOW_S, body));
+		expect(computeSignature(SECRET, NOW_S, Buffer.from(body, 'utf8'))).toBe(
+			computeSignature(SECRET, NOW_S, body),
+		);
 		expect(computeSignature(SECRET, NOW_S, JSON.stringify(JSON.parse(body)))).not.toBe(
 			computeSignature(SECRET, NOW_S, body),
 		);
@@ -58,7 +60,18 @@ describe('parseTimestamp', () => {
 	});
 
 	it('accepts only 1 to 15 digits', () => {
-		for (const value of ['', ' 1700000000', '1700000000 ', '+1700000000', '-1', '1.5', '1e9', '0x10', '١٧٠٠', '1234567890123456']) {
+		for (const value of [
+			'',
+			' 1700000000',
+			'1700000000 ',
+			'+1700000000',
+			'-1',
+			'1.5',
+			'1e9',
+			'0x10',
+			'١٧٠٠',
+			'1234567890123456',
+		]) {
 			expect(parseTimestamp(value), value).toBeUndefined();
 		}
 		expect(parseTimestamp('123456789012345')).toBe(123456789012345);
@@ -81,7 +94,11 @@ describe('checkTimestampWindow', () => {
 
 describe('verifyDelivery', () => {
 	it('accepts a correctly signed delivery and reports the timestamp in milliseconds', () => {
-		expect(verifyDelivery(signed(), options())).toEqual({ ok: true, timestampMs: NOW_MS, secretIndex: 0 });
+		expect(verifyDelivery(signed(), options())).toEqual({
+			ok: true,
+			timestampMs: NOW_MS,
+			secretIndex: 0,
+		});
 		expect(verifyDelivery(signed({ timestamp: String(NOW_MS) }), options())).toEqual({
 			ok: true,
 			timestampMs: NOW_MS,
@@ -96,9 +113,15 @@ describe('verifyDelivery', () => {
 		expect(reasonOf({ ...good, timestamp: undefined })).toBe('missing_timestamp');
 		expect(reasonOf({ ...good, timestamp: '' })).toBe('missing_timestamp');
 		expect(reasonOf({ ...good, signature: undefined })).toBe('missing_signature');
-		expect(reasonOf({ ...good, timestamp: undefined, signature: undefined })).toBe('missing_timestamp');
-		expect(reasonOf({ ...good, signature: good.signature?.toUpperCase() })).toBe('malformed_signature');
-		expect(reasonOf({ ...good, signature: `sha256=${good.signature}` })).toBe('malformed_signature');
+		expect(reasonOf({ ...good, timestamp: undefined, signature: undefined })).toBe(
+			'missing_timestamp',
+		);
+		expect(reasonOf({ ...good, signature: good.signature?.toUpperCase() })).toBe(
+			'malformed_signature',
+		);
+		expect(reasonOf({ ...good, signature: `sha256=${good.signature}` })).toBe(
+			'malformed_signature',
+		);
 		expect(reasonOf({ ...good, signature: good.signature?.slice(1) })).toBe('malformed_signature');
 		expect(reasonOf({ ...good, timestamp: `${NOW_S}.5` })).toBe('malformed_timestamp');
 		expect(reasonOf({ ...good, rawBody: `${BODY} ` })).toBe('signature_mismatch');
@@ -120,10 +143,18 @@ describe('verifyDelivery', () => {
 
 	it('accepts the previous secret during a rotation and says which secret matched', () => {
 		const rotation = options({ secrets: [SECRET, PREVIOUS] });
-		expect(verifyDelivery(signed({}, SECRET), rotation)).toMatchObject({ ok: true, secretIndex: 0 });
-		expect(verifyDelivery(signed({}, PREVIOUS), rotation)).toMatchObject({ ok: true, secretIndex: 1 });
+		expect(verifyDelivery(signed({}, SECRET), rotation)).toMatchObject({
+			ok: true,
+			secretIndex: 0,
+		});
+		expect(verifyDelivery(signed({}, PREVIOUS), rotation)).toMatchObject({
+			ok: true,
+			secretIndex: 1,
+		});
 		expect(reasonOf(signed({}, PREVIOUS))).toBe('signature_mismatch');
-		expect(verifyDelivery(signed({}, PREVIOUS), options({ secrets: ['', PREVIOUS] }))).toMatchObject({
+		expect(
+			verifyDelivery(signed({}, PREVIOUS), options({ secrets: ['', PREVIOUS] })),
+		).toMatchObject({
 			ok: true,
 			secretIndex: 1,
 		});
@@ -131,15 +162,19 @@ describe('verifyDelivery', () => {
 });
 
 describe('verifyDelivery, property-based', () => {
-	const secretArb = fc.string({ unit: 'binary', minLength: 1, maxLength: 64 }).filter((s) => s.trim() !== '');
+	const secretArb = fc
+		.string({ unit: 'binary', minLength: 1, maxLength: 64 })
+		.filter((s) => s.trim() !== '');
 	const bodyArb = fc.oneof(
 		fc.uint8Array({ maxLength: 512 }),
 		fc.string({ unit: 'binary', maxLength: 256 }),
 		fc.jsonValue().map((value) => JSON.stringify(value, null, 2)),
 	);
-	const timestampArb = fc.integer({ min: -300, max: 300 }).chain((offset) =>
-		fc.constantFrom(String(NOW_MS / 1000 + offset), String(NOW_MS + offset * 1000)),
-	);
+	const timestampArb = fc
+		.integer({ min: -300, max: 300 })
+		.chain((offset) =>
+			fc.constantFrom(String(NOW_MS / 1000 + offset), String(NOW_MS + offset * 1000)),
+		);
 	const hexDigit = fc.constantFrom(...'0123456789abcdef');
 
 	it('accepts exactly the correctly signed request', () => {
@@ -166,10 +201,14 @@ describe('verifyDelivery, property-based', () => {
 					const at = c.position % 64;
 					signature = correct.slice(0, at) + c.digit + correct.slice(at + 1);
 				}
-				if (c.tamper === 'timestamp') timestamp = String(Number(c.timestamp) + 1 + (c.position % 5));
+				if (c.tamper === 'timestamp')
+					timestamp = String(Number(c.timestamp) + 1 + (c.position % 5));
 				if (c.tamper === 'case') signature = correct.toUpperCase();
 
-				const result = verifyDelivery({ timestamp, signature, rawBody: body }, options({ secrets: [c.secret] }));
+				const result = verifyDelivery(
+					{ timestamp, signature, rawBody: body },
+					options({ secrets: [c.secret] }),
+				);
 				const reallySigned = signature === sign(c.secret, timestamp, body);
 				expect(result.ok).toBe(reallySigned);
 			}),

@@ -16,7 +16,9 @@ export function isUnresolved(threat: IDataObject): boolean {
 
 function label(threat: IDataObject, id: string): string {
 	const title = textOf(threat.title) ?? textOf(threat.name) ?? textOf(threat.type) ?? id;
-	const details = [textOf(threat.severity), textOf(threat.siteId ?? threat.site_id), id].filter(Boolean);
+	const details = [textOf(threat.severity), textOf(threat.siteId ?? threat.site_id), id].filter(
+		Boolean,
+	);
 	return `${title} (${details.join(', ')})`;
 }
 
@@ -26,6 +28,7 @@ export const searchUnresolvedThreats = locatorListSearch({
 	path: '/threats',
 	plural: 'threats',
 	accepts: (threat, filter) =>
-		isUnresolved(threat) && recordContains(threat, ['title', 'name', 'type', 'severity', 'siteId', 'id'], filter),
+		isUnresolved(threat) &&
+		recordContains(threat, ['title', 'name', 'type', 'severity', 'siteId', 'id'], filter),
 	label,
 });

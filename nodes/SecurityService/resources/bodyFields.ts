@@ -1,9 +1,19 @@
-import { jsonParse, NodeOperationError, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
+import {
+	jsonParse,
+	NodeOperationError,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeProperties,
+} from 'n8n-workflow';
 
 import { isRecord } from '../../shared/records';
 
 /** A JSON object of further body fields: the service does not publish its request fields. */
-export function additionalFieldsProperty(resource: string, operation: string, example: string): INodeProperties {
+export function additionalFieldsProperty(
+	resource: string,
+	operation: string,
+	example: string,
+): INodeProperties {
 	return {
 		displayName: 'Additional Fields (JSON)',
 		name: 'additionalFields',

@@ -4,7 +4,10 @@ import { pacerFor } from './pacers';
 import type { RequestPacer } from './requestPacer';
 
 /** The pace of the context's credential (read once per context), shared across the process. */
-export async function readPacer(ctx: ServiceContext, profile: ServiceProfile): Promise<RequestPacer> {
+export async function readPacer(
+	ctx: ServiceContext,
+	profile: ServiceProfile,
+): Promise<RequestPacer> {
 	const credentials = await readCredentials(ctx, profile);
 	const secret = credentials[profile.secretField];
 	return pacerFor({

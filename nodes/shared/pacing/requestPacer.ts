@@ -19,7 +19,9 @@ export interface PacerAnswer {
 	ownLimit?: boolean;
 }
 
-export type Admission = { admitted: true; settle: (answer?: PacerAnswer) => void } | { admitted: false; heldUntil: Date };
+export type Admission =
+	| { admitted: true; settle: (answer?: PacerAnswer) => void }
+	| { admitted: false; heldUntil: Date };
 
 /** Wait for an answer (in flight) rather than for a time. */
 const UNTIL_ANSWER = Number.POSITIVE_INFINITY;
@@ -90,7 +92,8 @@ export class RequestPacer {
 					},
 				};
 			}
-			if (delay !== UNTIL_ANSWER && delay > maxWaitMs) return { admitted: false, heldUntil: new Date(now + delay) };
+			if (delay !== UNTIL_ANSWER && delay > maxWaitMs)
+				return { admitted: false, heldUntil: new Date(now + delay) };
 			await this.#nextChange(Math.min(delay, WAIT_STEP_MS));
 		}
 	}
@@ -114,7 +117,8 @@ export class RequestPacer {
 	}
 
 	#planDelay(now: number, plan: PlanRate): number {
-		while (this.#planExpiries.length > 0 && this.#planExpiries[0] <= now) this.#planExpiries.shift();
+		while (this.#planExpiries.length > 0 && this.#planExpiries[0] <= now)
+			this.#planExpiries.shift();
 		if (this.#planExpiries.length + this.#inFlight < plan.requests) return 0;
 		return this.#planExpiries.length > 0 ? this.#planExpiries[0] - now : UNTIL_ANSWER;
 	}
@@ -133,14 +137,19 @@ export class RequestPacer {
 		this.#answered = true;
 		if (ownLimit) return;
 		const resetAt = rateLimit.resetAt?.getTime();
-		if (status === 429 && resetAt !== undefined) this.#blockedUntil = Math.max(this.#blockedUntil, resetAt);
+		if (status === 429 && resetAt !== undefined)
+			this.#blockedUntil = Math.max(this.#blockedUntil, resetAt);
 		if (rateLimit.remaining === undefined || resetAt === undefined) return;
 		this.#headersSeen = true;
 		const remaining = status === 429 ? 0 : rateLimit.remaining;
 		const current = this.#window;
 		// Answers can arrive out of order: the latest state of the window has the latest reset,
 		// and within one reset the fewest requests remaining.
-		if (!current || resetAt > current.resetAt || (resetAt === current.resetAt && remaining < current.remaining)) {
+		if (
+			!current ||
+			resetAt > current.resetAt ||
+			(resetAt === current.resetAt && remaining < current.remaining)
+		) {
 			this.#window = { remaining, resetAt };
 		}
 	}

@@ -27,7 +27,13 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const limit = readLimit(this, itemIndex, AUDIT_LIMIT);
 	return await performanceList(
 		this,
-		{ method: 'GET', path: '/audits-list', qs: { limit }, itemIndex, scope: PERFORMANCE_SCOPES.auditsRead },
+		{
+			method: 'GET',
+			path: '/audits-list',
+			qs: { limit },
+			itemIndex,
+			scope: PERFORMANCE_SCOPES.auditsRead,
+		},
 		{ plural: 'audits', returnAll: false, limit },
 	);
 }

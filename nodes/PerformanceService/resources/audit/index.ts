@@ -8,7 +8,8 @@ const operations = [
 		name: 'Get Many',
 		value: 'getAll',
 		action: 'Get many audits',
-		description: 'List the newest page-performance audits across every site of the organisation, up to 100',
+		description:
+			'List the newest page-performance audits across every site of the organisation, up to 100',
 	},
 ] as const;
 

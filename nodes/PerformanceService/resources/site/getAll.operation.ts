@@ -5,7 +5,10 @@ import { PERFORMANCE_SCOPES } from '../../../shared/performanceApi';
 import { performanceList } from '../../../shared/performanceTransport';
 import { simplifyGetManyProperty, simplifySite } from './simplifySite';
 
-export const description: INodeProperties[] = [...getManyProperties('site'), simplifyGetManyProperty];
+export const description: INodeProperties[] = [
+	...getManyProperties('site'),
+	simplifyGetManyProperty,
+];
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const { returnAll, limit } = readGetMany(this, itemIndex);

@@ -22,7 +22,8 @@ const operations = [
 		name: 'Reoptimize',
 		value: 'reoptimize',
 		action: 'Reoptimize a site',
-		description: 'Queue critical CSS regeneration, an unused CSS scan and fresh audits for a site (needs the audits:write scope; 20 per site per hour)',
+		description:
+			'Queue critical CSS regeneration, an unused CSS scan and fresh audits for a site (needs the audits:write scope; 20 per site per hour)',
 	},
 ] as const;
 

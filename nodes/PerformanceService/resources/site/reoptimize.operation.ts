@@ -1,7 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { PERFORMANCE_LIMITS, PERFORMANCE_SCOPES } from '../../../shared/performanceApi';
-import { PERFORMANCE_RATE_LIMITS_TEXT, performanceRequest } from '../../../shared/performanceTransport';
+import {
+	PERFORMANCE_RATE_LIMITS_TEXT,
+	performanceRequest,
+} from '../../../shared/performanceTransport';
 import { unwrapRecord } from '../../../shared/records';
 import { readSiteId, siteIdProperty } from './siteId';
 

@@ -82,7 +82,9 @@ export const simplifyGetProperties: INodeProperties[] = [
 		default: false,
 		description:
 			'Whether to return a simplified version of the site (ID, name, hostname, status, audit and event counts, latest audit, latest event and latest score per strategy) instead of the raw data with every audit and event',
-		displayOptions: { show: { resource: ['site'], operation: ['get'], '@version': [{ _cnd: { gte: 2 } }] } },
+		displayOptions: {
+			show: { resource: ['site'], operation: ['get'], '@version': [{ _cnd: { gte: 2 } }] },
+		},
 	},
 	{
 		displayName: 'Simplify',

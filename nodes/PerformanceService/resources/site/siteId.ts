@@ -1,6 +1,10 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { readLocatorPathId, resourceLocatorProperty, type PathId } from '../../../shared/resourceLocator';
+import {
+	readLocatorPathId,
+	resourceLocatorProperty,
+	type PathId,
+} from '../../../shared/resourceLocator';
 
 /** The "Site" resource locator: a searchable list of sites, or an ID. */
 export function siteIdProperty(operation: string, description: string): INodeProperties {

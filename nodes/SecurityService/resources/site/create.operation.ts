@@ -1,4 +1,9 @@
-import { NodeOperationError, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
+import {
+	NodeOperationError,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeProperties,
+} from 'n8n-workflow';
 
 import { unwrapRecord } from '../../../shared/records';
 import { securityRequest } from '../../../shared/securityTransport';

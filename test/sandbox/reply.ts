@@ -1,3 +1,5 @@
+import { isRecord } from '../../nodes/shared/records.ts';
+
 import type { SecurityErrorShape } from './types.ts';
 
 export interface Reply {
@@ -37,10 +39,6 @@ export function textReply(
 
 export function withHeaders(reply: Reply, headers: Record<string, string>): Reply {
 	return { ...reply, headers: { ...reply.headers, ...headers } };
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Parses a JSON object body; an empty body counts as `{}`. Returns undefined when it is not an object. */

@@ -8,7 +8,7 @@ import { validateJson, type JsonSchema } from '../harness/jsonSchema.ts';
 import { loadPackageTypes } from '../harness/packageTypes.ts';
 import { byId } from '../harness/runNode.ts';
 import { chain, packageNode, runWorkflow, startNode } from '../harness/runWorkflow.ts';
-import { callsTo, sandboxCredentials, withSandbox } from '../harness/sandbox.ts';
+import { callsTo, sandboxCredentials, serviceAnswer, withSandbox } from '../harness/sandbox.ts';
 import { PACKAGE_NAME, PACKAGE_ROOT } from '../n8n/paths.ts';
 
 /**
@@ -45,18 +45,10 @@ async function getSite(typeVersion: number, parameters: INodeParameters = {}) {
 }
 
 /** The site as the service answers it, read directly (the recorded requests are cleared afterwards). */
-async function serviceSite(): Promise<IDataObject> {
-	const response = await fetch(`${sandbox.performanceUrl}/sites/site_1`, {
-		headers: { authorization: `Bearer ${sandbox.tokens.readWrite}` },
-	});
-	const site = (await response.json()) as IDataObject;
-	sandbox.requests.length = 0;
-	return site;
-}
 
 describe('Site → Get, node version 2 (new nodes)', () => {
 	it('returns the site with its audits and events by default', async () => {
-		const site = await serviceSite();
+		const site = (await serviceAnswer(sandbox, 'performance', '/sites/site_1')) as IDataObject;
 		const output = await getSite(2);
 
 		expect(output).toEqual([site]);
@@ -138,7 +130,9 @@ describe('Site → Get, node version 1 (saved workflows)', () => {
 	});
 
 	it('keeps Simplify off when the workflow saved it off', async () => {
-		expect(await getSite(1, { simplify: false })).toEqual([await serviceSite()]);
+		expect(await getSite(1, { simplify: false })).toEqual([
+			(await serviceAnswer(sandbox, 'performance', '/sites/site_1')) as IDataObject,
+		]);
 	});
 });
 

@@ -19,7 +19,8 @@
  * only when it cannot measure. Needs `npm run build` (the npm script runs it).
  *
  * Environment: BENCH_DELIVERIES (500), BENCH_CRASH_DELIVERIES (300), BENCH_NODES
- * (webhookNode,trigger), BENCH_N8N_ENV (JSON of n8n settings for both nodes).
+ * (webhookNode,trigger), BENCH_N8N_ENV (JSON of n8n settings for both nodes),
+ * BENCH_TRIGGER_VERSION (1.1).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -45,6 +46,8 @@ import { listeningPid, processGroupOf, RssSampler } from './processTree.ts';
 const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 500);
 const CRASH_DELIVERIES = Number(process.env.BENCH_CRASH_DELIVERIES ?? 300);
 const IN_FLIGHT = 50;
+/** The trigger's node version: 1.1 (what the editor adds) or 1 (n8n evaluates an expression per call). */
+const TRIGGER_VERSION = Number(process.env.BENCH_TRIGGER_VERSION ?? 1.1);
 /** Extra n8n settings for both nodes, as JSON (e.g. '{"N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE":"true"}'). */
 const N8N_ENV = JSON.parse(process.env.BENCH_N8N_ENV ?? '{}') as Record<string, string>;
 const SECRET = 'whsec_bench_load_4b8e1d2c';
@@ -99,7 +102,7 @@ function workflowFor(kind: Kind, credentialId: string, webhookPath: string): Wor
 			? {
 					name: START_NODE,
 					type: PERFORMANCE_TRIGGER,
-					typeVersion: 1,
+					typeVersion: TRIGGER_VERSION,
 					position: [0, 0] as [number, number],
 					webhookId: webhookPath,
 					parameters: { events: ['*'], options: {} },
@@ -567,10 +570,10 @@ async function main(): Promise<void> {
 	);
 	writeFileSync(
 		file,
-		`${JSON.stringify({ at: new Date().toISOString(), cpus: os.cpus().length, n8nEnv: N8N_ENV, deliveries: DELIVERIES, inFlight: IN_FLIGHT, figures: summary }, null, 2)}\n`,
+		`${JSON.stringify({ at: new Date().toISOString(), cpus: os.cpus().length, n8nEnv: N8N_ENV, triggerVersion: TRIGGER_VERSION, deliveries: DELIVERIES, inFlight: IN_FLIGHT, figures: summary }, null, 2)}\n`,
 	);
 	process.stdout.write(
-		`\nn8n settings: ${JSON.stringify(N8N_ENV)}\n${report}\n\nFigures: ${file}\n`,
+		`\nn8n settings: ${JSON.stringify(N8N_ENV)}, trigger version ${TRIGGER_VERSION}\n${report}\n\nFigures: ${file}\n`,
 	);
 }
 

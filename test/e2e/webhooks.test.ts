@@ -27,7 +27,8 @@ async function createAllEventsWorkflow(): Promise<StoredWorkflow> {
 			{
 				name: TRIGGER_NAME,
 				type: PERFORMANCE_TRIGGER,
-				typeVersion: 1,
+				// The version a node added in the editor gets; 1 is run by the other suites.
+				typeVersion: 1.1,
 				position: [0, 0],
 				webhookId: randomUUID(),
 				parameters: { events: ['*'], options: {} },
@@ -149,6 +150,21 @@ describe('signed webhook deliveries to a published Performance Service Trigger',
 		});
 		expect(ids).not.toContain(tampered.eventId);
 		expect(ids).not.toContain(stale.eventId);
+	});
+
+	it('verifies the exact bytes of a body n8n leaves unread (a content type it does not parse, version 1.1)', async () => {
+		const event = signedDelivery(nowSeconds());
+		const headers = { ...event.headers, 'content-type': 'application/octet-stream' };
+		expect(await post(event.body, headers)).toEqual({ status: 200, json: { received: true } });
+		const tampered = signedDelivery(nowSeconds());
+		const tamperedHeaders = { ...tampered.headers, 'content-type': 'application/octet-stream' };
+		expect((await post(`${tampered.body} `, tamperedHeaders)).status).toBe(401);
+		const ids = await waitFor('the execution of the octet-stream delivery', async () => {
+			const started = await startedEventIds();
+			return started.includes(event.eventId) ? started : undefined;
+		});
+		expect(ids.filter((id) => id === event.eventId)).toHaveLength(1);
+		expect(ids).not.toContain(tampered.eventId);
 	});
 
 	it('starts one execution for an event the service retries: n8n answers the first, the trigger the retries', async () => {

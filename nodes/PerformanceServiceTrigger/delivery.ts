@@ -6,10 +6,12 @@ import {
 	SIGNATURE_HEADER,
 	TIMESTAMP_HEADER,
 	verifyDelivery,
+	type SignedDelivery,
+	type VerificationResult,
 } from '../shared/webhookSignature';
 import { ALL_EVENTS, DEFAULT_DUPLICATE_WINDOW_HOURS } from './properties';
 import { accept, reject, reply, type DeliveryResponse } from './reply';
-import { readSigningSecrets } from './signingSecrets';
+import { secretsReadSince, SECRETS_REUSED_FOR_MS } from './rememberedSecrets';
 import { claimEventStart } from './startOnce';
 
 /**
@@ -101,15 +103,47 @@ function withDelivery(
 	};
 }
 
+/** Secrets that verify nothing make it read the credential again: the user may just have rotated the secret. */
+async function verifyAgainstCredential(
+	ctx: IWebhookFunctions,
+	delivery: SignedDelivery,
+	toleranceSeconds: number,
+	receivedAtMs: number,
+): Promise<VerificationResult> {
+	const options = { toleranceSeconds, nowMs: receivedAtMs };
+	const read = await secretsReadSince(ctx, receivedAtMs - SECRETS_REUSED_FOR_MS, receivedAtMs);
+	const verification = verifyDelivery(delivery, { ...options, secrets: read.secrets });
+	if (verification.ok || verification.reason !== 'signature_mismatch') return verification;
+	if (read.startedAtMs >= receivedAtMs) return verification;
+	const fresh = await secretsReadSince(ctx, receivedAtMs, Date.now());
+	return verifyDelivery(delivery, { ...options, secrets: fresh.secrets });
+}
+
 async function receive(
 	ctx: IWebhookFunctions,
 	res: DeliveryResponse,
 ): Promise<IWebhookResponseData> {
 	const receivedAt = new Date();
 	const settings = readSettings(ctx);
-	let secrets: string[];
+
+	const rawBody = await readRawBody(ctx.getRequestObject() as DeliveryRequest);
+	if (!rawBody) return reject(res, 'body_unavailable');
+	if (rawBody.length > MAX_DELIVERY_BYTES) return reject(res, 'payload_too_large');
+
+	const headers = ctx.getHeaderData() as IDataObject;
+	const delivery: SignedDelivery = {
+		timestamp: readHeader(headers, TIMESTAMP_HEADER),
+		signature: readHeader(headers, SIGNATURE_HEADER),
+		rawBody,
+	};
+	let verification: VerificationResult;
 	try {
-		secrets = await readSigningSecrets(ctx);
+		verification = await verifyAgainstCredential(
+			ctx,
+			delivery,
+			settings.toleranceSeconds,
+			receivedAt.getTime(),
+		);
 	} catch (error) {
 		ctx.logger.error('Performance Service Trigger could not read its credential', {
 			error: (error as Error).message,
@@ -117,18 +151,6 @@ async function receive(
 		});
 		return reject(res, 'credential_unavailable');
 	}
-
-	const rawBody = await readRawBody(ctx.getRequestObject() as DeliveryRequest);
-	if (!rawBody) return reject(res, 'body_unavailable');
-	if (rawBody.length > MAX_DELIVERY_BYTES) return reject(res, 'payload_too_large');
-
-	const headers = ctx.getHeaderData() as IDataObject;
-	const timestamp = readHeader(headers, TIMESTAMP_HEADER);
-	const signature = readHeader(headers, SIGNATURE_HEADER);
-	const verification = verifyDelivery(
-		{ timestamp, signature, rawBody },
-		{ secrets, toleranceSeconds: settings.toleranceSeconds, nowMs: receivedAt.getTime() },
-	);
 	if (!verification.ok) {
 		ctx.logger.debug('Performance Service Trigger rejected a delivery', {
 			reason: verification.reason,

@@ -58,7 +58,8 @@ export function packageNode(
 		node.credentials = Object.fromEntries(
 			options.credentials.map((credentialType) => [
 				credentialType,
-				{ id: credentialType, name: credentialType },
+				// One credential per node, as in n8n when each node was given its own.
+				{ id: `${credentialType}-${node.id}`, name: credentialType },
 			]),
 		);
 	}

@@ -1,6 +1,13 @@
-import { NodeOperationError, type IDataObject, type INodeParameters } from 'n8n-workflow';
+import {
+	NodeOperationError,
+	sleep,
+	type ICredentialDataDecryptedObject,
+	type IDataObject,
+	type INodeParameters,
+} from 'n8n-workflow';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 
+import { SECRETS_REUSED_FOR_MS } from '../../nodes/PerformanceServiceTrigger/rememberedSecrets.ts';
 import { PERFORMANCE_EVENT_TYPES as EVENT_TYPES } from '../../nodes/shared/performanceApi.ts';
 import { epochMillis, epochSeconds, eventBody, postDelivery, sign } from '../harness/deliveries.ts';
 import { packageNode, type Credentials } from '../harness/runWorkflow.ts';
@@ -454,6 +461,111 @@ describe('Performance Service Trigger: secret rotation', () => {
 			secret: PREVIOUS,
 		});
 		expect(answer.body).toMatchObject({ error: 'signature_mismatch' });
+	});
+});
+
+/** The setup's credential, counting how often the trigger reads it. */
+function countedCredential(setup: WebhookSetup): {
+	reads: () => number;
+	edit: (fields: ICredentialDataDecryptedObject) => void;
+} {
+	let data = setup.credentials.performanceServiceApi;
+	let reads = 0;
+	Object.defineProperty(setup.credentials, 'performanceServiceApi', {
+		enumerable: true,
+		get: () => {
+			reads += 1;
+			return data;
+		},
+	});
+	return { reads: () => reads, edit: (fields) => (data = { ...data, ...fields }) };
+}
+
+describe('Performance Service Trigger: what one n8n process remembers of the credential', () => {
+	async function listenCounted(credentialFields: ICredentialDataDecryptedObject = {}) {
+		const setup = setupFor({}, credentialFields);
+		const credential = countedCredential(setup);
+		const listener = await startWebhookListener(setup);
+		listeners.push(listener);
+		return { listener, credential };
+	}
+
+	it('reads the signing secrets once for a burst of deliveries', async () => {
+		const { listener, credential } = await listenCounted();
+		const answers = await Promise.all(
+			Array.from({ length: 20 }, () =>
+				postDelivery(listener.url, { body: eventBody('alert.opened'), secret: SECRET }),
+			),
+		);
+		expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill(200));
+		await listener.waitForCalls(20);
+		expect(listener.runs()).toHaveLength(20);
+		expect(credential.reads()).toBe(1);
+	});
+
+	it('takes a new secret at once: a delivery the remembered secrets do not verify reads the credential again', async () => {
+		const { listener, credential } = await listenCounted();
+		expect(
+			(await postDelivery(listener.url, { body: eventBody('alert.opened'), secret: SECRET }))
+				.status,
+		).toBe(200);
+		credential.edit({
+			webhookSigningSecret: 'whsec_rotated_5e0c',
+			previousWebhookSigningSecret: SECRET,
+		});
+		const rotated = await postDelivery(listener.url, {
+			body: eventBody('alert.opened'),
+			secret: 'whsec_rotated_5e0c',
+		});
+		expect(rotated).toEqual({ status: 200, body: { received: true } });
+		expect(credential.reads()).toBe(2);
+		const forged = await postDelivery(listener.url, {
+			body: eventBody('alert.opened'),
+			secret: 'whsec_forged',
+		});
+		expect(forged.body).toMatchObject({ error: 'signature_mismatch' });
+	});
+
+	it(`refuses a removed secret once ${SECRETS_REUSED_FOR_MS} ms have passed since the last read`, async () => {
+		const { listener, credential } = await listenCounted({
+			previousWebhookSigningSecret: PREVIOUS,
+		});
+		expect(
+			(await postDelivery(listener.url, { body: eventBody('alert.opened'), secret: PREVIOUS }))
+				.status,
+		).toBe(200);
+		credential.edit({ previousWebhookSigningSecret: '' });
+		await sleep(SECRETS_REUSED_FOR_MS + 50);
+		const old = await postDelivery(listener.url, {
+			body: eventBody('alert.opened'),
+			secret: PREVIOUS,
+		});
+		expect(old).toMatchObject({ status: 401, body: { error: 'signature_mismatch' } });
+		credential.edit({ webhookSigningSecret: '' });
+		await sleep(SECRETS_REUSED_FOR_MS + 50);
+		const none = await postDelivery(listener.url, {
+			body: eventBody('alert.opened'),
+			secret: SECRET,
+		});
+		expect(none).toMatchObject({ status: 401, body: { error: 'no_signing_secret' } });
+		await listener.waitForCalls(3);
+		expect(listener.runs()).toHaveLength(1);
+	});
+
+	it('does not remember a credential without a signing secret: setting one works for the next delivery', async () => {
+		const { listener, credential } = await listenCounted({ webhookSigningSecret: '' });
+		const refused = await postDelivery(listener.url, {
+			body: eventBody('alert.opened'),
+			secret: SECRET,
+		});
+		expect(refused).toMatchObject({ status: 401, body: { error: 'no_signing_secret' } });
+		credential.edit({ webhookSigningSecret: SECRET });
+		const accepted = await postDelivery(listener.url, {
+			body: eventBody('alert.opened'),
+			secret: SECRET,
+		});
+		expect(accepted).toEqual({ status: 200, body: { received: true } });
+		expect(credential.reads()).toBe(2);
 	});
 });
 

@@ -28,7 +28,25 @@ interface Answered {
 }
 
 /**
- * Writes the events into the static data now, and the same object again after each delay until
+ * What the call writes into the static data: the events are listed when n8n serialises it to
+ * save it, not now. n8n saves the static data whole, and several deliveries are in progress at
+ * once, each with its own copy loaded at its start; the last save wins. Listing at save time
+ * puts into each save every event this process knows started by then, including those whose own
+ * save came a moment earlier, so a later save does not drop them. n8n saves after it has
+ * created the execution, so the call's own event counts as started from its save on.
+ */
+function eventsListedAtSave(list: () => IDataObject, saved: () => void): IDataObject {
+	const listed = {
+		toJSON: (): IDataObject => {
+			saved();
+			return list();
+		},
+	};
+	return listed as unknown as IDataObject;
+}
+
+/**
+ * Writes the events into the static data now, and the same value again after each delay until
  * the delivery is answered (n8n has saved by then). Kept apart from the request, so that the
  * waiting timers hold no reference to it.
  */
@@ -109,7 +127,11 @@ export async function claimEventStart(
 	}
 
 	const answered: Answered = { done: false };
-	keepWritten(staticData, events.snapshot(since, [digest, now]), answered);
+	const listed = eventsListedAtSave(
+		() => events.snapshot(since, [digest, now]),
+		() => events.settle(digest, claim, true, now),
+	);
+	keepWritten(staticData, listed, answered);
 	settleWhenAnswered(
 		ctx.getResponseObject() as unknown as AnsweredResponse,
 		events,

@@ -13,9 +13,10 @@ import type { IDataObject } from 'n8n-workflow';
  * - this module's memory, per n8n process, which also knows the deliveries being recorded at this
  *   moment, so that identical deliveries arriving together start one workflow.
  *
- * An event counts as started once n8n has answered its delivery with a 2xx: n8n sends that
- * answer only after it has created the execution (and saved the static data). A delivery whose
- * answer fails, or whose process dies first, is forgotten again, so the service's retry starts it.
+ * An event counts as started once n8n has saved the static data of its call (n8n saves after it
+ * has created the execution) or answered its delivery with a 2xx (n8n answers after saving). A
+ * delivery n8n could not record, or whose process dies first, is forgotten again, so the
+ * service's retry starts it.
  */
 
 /** Most events kept per trigger node; beyond that the oldest are forgotten first. */
@@ -121,7 +122,7 @@ class NodeEvents {
 		return claim;
 	}
 
-	/** Ends a claim: `started` when n8n recorded the execution and said so with a 2xx. */
+	/** Ends a claim: `started` when n8n recorded the execution (saved, or answered with a 2xx). */
 	settle(digest: string, claim: Claim, started: boolean, at: number): void {
 		if (this.inFlight.get(digest) !== claim) return;
 		this.inFlight.delete(digest);
@@ -134,8 +135,21 @@ class NodeEvents {
 
 	/** Events to store: those in `seen` started after `since`, bounded, plus `extra`. */
 	snapshot(since: number, extra?: [string, number]): IDataObject {
-		const seen = extra ? new Map([...this.seen, extra]) : this.seen;
-		return Object.fromEntries(newest(seen, since));
+		const kept: IDataObject = {};
+		let count = 0;
+		for (const [digest, at] of this.seen) {
+			if (at <= since) continue;
+			kept[digest] = at;
+			count += 1;
+		}
+		if (extra) {
+			if (kept[extra[0]] === undefined) count += 1;
+			kept[extra[0]] = extra[1];
+		}
+		if (count <= MAX_STARTED_EVENTS) return kept;
+		return Object.fromEntries(
+			newest(new Map(Object.entries(kept) as Array<[string, number]>), since),
+		);
 	}
 
 	/** Forgets events started at or before `since`, and the oldest beyond the bound. */

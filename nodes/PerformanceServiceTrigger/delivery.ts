@@ -164,18 +164,18 @@ async function receive(
 	if (!isSelected(settings.events, eventTypeOf(body))) {
 		return reply(res, 200, { received: true, ignored: 'event_not_selected' });
 	}
-	const isNew = await claimEventStart(ctx, {
+	const writeBeforeSave = await claimEventStart(ctx, {
 		body,
 		rawBody,
 		windowSeconds: settings.duplicateWindowSeconds,
 		receivedAtMs: receivedAt.getTime(),
 	});
-	if (!isNew) return reply(res, 200, { received: true, duplicate: true });
+	if (!writeBeforeSave) return reply(res, 200, { received: true, duplicate: true });
 
 	const json = settings.includeDeliveryHeaders
 		? withDelivery(body, headers, receivedAt, verification.secretIndex)
 		: body;
-	return accept(json);
+	return accept(json, writeBeforeSave);
 }
 
 /**

@@ -76,8 +76,21 @@ export const ACCEPTED_ANSWER: IDataObject = { received: true };
 /**
  * Starts the workflow with one item, leaving the answer to n8n: with the response mode
  * "onReceived", n8n sends `webhookResponse` with status 200 once it has created the execution,
- * so a 2xx always means the delivery is recorded.
+ * so a 2xx always means the delivery is recorded. n8n reads `webhookResponse` for that answer
+ * after creating the execution and just before it saves the static data: `beforeAnswer` runs
+ * at each read.
  */
-export function accept(json: IDataObject): IWebhookResponseData {
-	return { workflowData: [[{ json }]], webhookResponse: ACCEPTED_ANSWER };
+export function accept(
+	json: IDataObject,
+	beforeAnswer: () => void = () => undefined,
+): IWebhookResponseData {
+	const result: IWebhookResponseData = { workflowData: [[{ json }]] };
+	Object.defineProperty(result, 'webhookResponse', {
+		enumerable: true,
+		get: () => {
+			beforeAnswer();
+			return ACCEPTED_ANSWER;
+		},
+	});
+	return result;
 }

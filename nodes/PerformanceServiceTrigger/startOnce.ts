@@ -1,4 +1,4 @@
-import { sleep, type IDataObject, type IWebhookFunctions } from 'n8n-workflow';
+import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
 import {
 	eventDigest,
@@ -13,18 +13,6 @@ import {
 interface AnsweredResponse {
 	statusCode: number;
 	once?: (event: 'finish' | 'close', listener: () => void) => unknown;
-}
-
-/**
- * n8n 2.x clears the static data's "changed" mark while it prepares the execution (it wraps the
- * same object again), so its save before the answer would skip a change made by a call that starts
- * a workflow. Writing the events again a moment later, while n8n creates the execution, keeps the
- * change: the first write runs after n8n's synchronous preparation, the later ones cover a slow one.
- */
-const WRITE_AGAIN_AFTER_MS = [0, 25, 250, 1000, 4000];
-
-interface Answered {
-	done: boolean;
 }
 
 /**
@@ -45,20 +33,6 @@ function eventsListedAtSave(list: () => IDataObject, saved: () => void): IDataOb
 	return listed as unknown as IDataObject;
 }
 
-/**
- * Writes the events into the static data now, and the same value again after each delay until
- * the delivery is answered (n8n has saved by then). Kept apart from the request, so that the
- * waiting timers hold no reference to it.
- */
-function keepWritten(staticData: IDataObject, events: IDataObject, answered: Answered): void {
-	staticData[STATIC_DATA_FIELD] = events;
-	for (const delay of WRITE_AGAIN_AFTER_MS) {
-		void sleep(delay).then(() => {
-			if (!answered.done) staticData[STATIC_DATA_FIELD] = events;
-		});
-	}
-}
-
 /** Ends the claim when n8n has answered: started when the answer is a 2xx (n8n sends it once the execution exists). */
 function settleWhenAnswered(
 	res: AnsweredResponse,
@@ -66,19 +40,15 @@ function settleWhenAnswered(
 	digest: string,
 	claim: Claim,
 	at: number,
-	answered: Answered,
 ): void {
 	if (typeof res.once !== 'function') {
-		answered.done = true;
 		events.settle(digest, claim, true, at);
 		return;
 	}
 	res.once('finish', () => {
-		answered.done = true;
 		events.settle(digest, claim, res.statusCode >= 200 && res.statusCode < 300, at);
 	});
 	res.once('close', () => {
-		answered.done = true;
 		events.settle(digest, claim, false, at);
 	});
 }
@@ -91,23 +61,28 @@ export interface StartOnceOptions {
 	receivedAtMs: number;
 }
 
+/** Writes the event into the static data again; call it when n8n reads the answer, just before it saves. */
+export type WriteBeforeSave = () => void;
+
+const NOTHING_TO_WRITE: WriteBeforeSave = () => undefined;
+
 /**
- * Whether a verified delivery of a selected event may start the workflow: `false` when this
+ * Whether a verified delivery of a selected event may start the workflow: `undefined` when this
  * trigger node already started a workflow for the same event within the window (in this process,
- * in another one, or before a restart). When it returns `true`, the event is written into the
- * static data n8n saves before it answers, and remembered here once n8n's answer is a 2xx.
+ * in another one, or before a restart). Otherwise the event is written into the static data n8n
+ * saves before it answers, and remembered here from that save on.
  */
 export async function claimEventStart(
 	ctx: IWebhookFunctions,
 	options: StartOnceOptions,
-): Promise<boolean> {
+): Promise<WriteBeforeSave | undefined> {
 	const staticData = ctx.getWorkflowStaticData('node');
 	if (options.windowSeconds <= 0) {
 		if (staticData[STATIC_DATA_FIELD] !== undefined) delete staticData[STATIC_DATA_FIELD];
-		return true;
+		return NOTHING_TO_WRITE;
 	}
 	// Test runs from the editor always start: a delivery sent to the Test URL is one the user asked for.
-	if (ctx.getMode() === 'manual') return true;
+	if (ctx.getMode() === 'manual') return NOTHING_TO_WRITE;
 
 	const now = Math.floor(options.receivedAtMs / 1000);
 	const since = now - options.windowSeconds;
@@ -123,22 +98,26 @@ export async function claimEventStart(
 		if (events.countSince(since) > [...stored.values()].filter((at) => at > since).length) {
 			staticData[STATIC_DATA_FIELD] = events.snapshot(since);
 		}
-		return false;
+		return undefined;
 	}
 
-	const answered: Answered = { done: false };
 	const listed = eventsListedAtSave(
 		() => events.snapshot(since, [digest, now]),
 		() => events.settle(digest, claim, true, now),
 	);
-	keepWritten(staticData, listed, answered);
 	settleWhenAnswered(
 		ctx.getResponseObject() as unknown as AnsweredResponse,
 		events,
 		digest,
 		claim,
 		now,
-		answered,
 	);
-	return true;
+	// Written now and again just before n8n saves: preparing the execution, n8n 2.x wraps the
+	// static data anew (WorkflowRunner.establishContextForPersistence), which clears its
+	// "changed" mark, so the save would skip a write made only now.
+	const write = (): void => {
+		staticData[STATIC_DATA_FIELD] = listed;
+	};
+	write();
+	return write;
 }

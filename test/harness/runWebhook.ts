@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { HookContext, WebhookContext } from 'n8n-core';
 import {
 	NodeHelpers,
+	ObservableObject,
 	Workflow,
 	type IDataObject,
 	type INode,
@@ -251,8 +252,9 @@ function saveStaticData(store: StaticDataStore, workflow: Workflow): void {
 	workflow.staticData.__dataChanged = false;
 }
 
-function clearChangedMark(workflow: Workflow): void {
-	Object.defineProperty(workflow.staticData, '__dataChanged', { value: false, writable: true });
+/** What n8n 2.x does preparing the execution: a second Workflow wraps the same static data, clearing its "changed" mark. */
+function wrapStaticDataAgain(workflow: Workflow): void {
+	ObservableObject.create(workflow.staticData, undefined, { ignoreEmptyOnFirstChild: true });
 }
 
 /** n8n's answer in response mode "onReceived" (webhook-on-received-response-extractor.ts). */
@@ -322,12 +324,13 @@ async function handle(
 		// The execution is created (n8n's WorkflowRunner.run) before the static data is saved and the answer sent.
 		// Preparing it, n8n 2.x wraps the same static data again, which clears its "changed" mark
 		// (WorkflowRunner.establishContextForPersistence); creating it takes database round trips.
-		clearChangedMark(workflow);
+		wrapStaticDataAgain(workflow);
 		await new Promise((resolve) => setTimeout(resolve, 5));
 		await setup.recordExecution?.();
 		call.executionRecordedBeforeAnswer = true;
-		saveStaticData(store, workflow);
+		// n8n reads the answer from the node's result, then saves the static data, then sends it.
 		const body = onReceivedAnswer(invocation.responseData, result);
+		saveStaticData(store, workflow);
 		if (!res.headersSent) {
 			res.writeHead(200, { 'content-type': 'application/json' });
 			res.end(body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body));

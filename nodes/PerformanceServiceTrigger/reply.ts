@@ -80,10 +80,7 @@ export const ACCEPTED_ANSWER: IDataObject = { received: true };
  * after creating the execution and just before it saves the static data: `beforeAnswer` runs
  * at each read.
  */
-export function accept(
-	json: IDataObject,
-	beforeAnswer: () => void = () => undefined,
-): IWebhookResponseData {
+export function accept(json: IDataObject, beforeAnswer: () => void): IWebhookResponseData {
 	const result: IWebhookResponseData = { workflowData: [[{ json }]] };
 	Object.defineProperty(result, 'webhookResponse', {
 		enumerable: true,

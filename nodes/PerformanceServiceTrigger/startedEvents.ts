@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 
 import type { IDataObject } from 'n8n-workflow';
 
+import { setNewest } from './boundedMap';
+
 /**
  * The events a trigger node has started a workflow for, so that a retry of the same event (the
  * service signs every attempt afresh) starts nothing. Keyed on a digest of the body's `id`, or of
@@ -167,14 +169,8 @@ const nodes = new Map<string, NodeEvents>();
 /** This process's memory of one trigger node (workflow id and node id). */
 export function nodeEvents(workflowId: string, nodeId: string): NodeEvents {
 	const scope = `${workflowId}\n${nodeId}`;
-	let events = nodes.get(scope);
-	if (events) {
-		nodes.delete(scope);
-	} else {
-		events = new NodeEvents();
-		if (nodes.size >= MAX_NODES) nodes.delete(nodes.keys().next().value ?? '');
-	}
-	nodes.set(scope, events);
+	const events = nodes.get(scope) ?? new NodeEvents();
+	setNewest(nodes, scope, events, MAX_NODES);
 	return events;
 }
 

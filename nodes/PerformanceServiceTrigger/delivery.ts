@@ -11,7 +11,7 @@ import {
 } from '../shared/webhookSignature';
 import { ALL_EVENTS, DEFAULT_DUPLICATE_WINDOW_HOURS } from './properties';
 import { accept, reject, reply, type DeliveryResponse } from './reply';
-import { secretsReadSince, SECRETS_REUSED_FOR_MS } from './rememberedSecrets';
+import { signingSecretsFor } from './rememberedSecrets';
 import { claimEventStart } from './startOnce';
 
 /**
@@ -111,12 +111,12 @@ async function verifyAgainstCredential(
 	receivedAtMs: number,
 ): Promise<VerificationResult> {
 	const options = { toleranceSeconds, nowMs: receivedAtMs };
-	const read = await secretsReadSince(ctx, receivedAtMs - SECRETS_REUSED_FOR_MS, receivedAtMs);
+	const read = await signingSecretsFor(ctx, receivedAtMs);
 	const verification = verifyDelivery(delivery, { ...options, secrets: read.secrets });
-	if (verification.ok || verification.reason !== 'signature_mismatch') return verification;
-	if (read.startedAtMs >= receivedAtMs) return verification;
-	const fresh = await secretsReadSince(ctx, receivedAtMs, Date.now());
-	return verifyDelivery(delivery, { ...options, secrets: fresh.secrets });
+	if (verification.ok || verification.reason !== 'signature_mismatch' || read.readForThisCall)
+		return verification;
+	const newer = await signingSecretsFor(ctx, Date.now(), read.number);
+	return verifyDelivery(delivery, { ...options, secrets: newer.secrets });
 }
 
 async function receive(

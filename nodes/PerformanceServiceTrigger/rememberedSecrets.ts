@@ -1,5 +1,6 @@
 import type { IWebhookFunctions } from 'n8n-workflow';
 
+import { setNewest } from './boundedMap';
 import { PERFORMANCE_SERVICE } from '../shared/performanceTransport';
 import { readSigningSecrets } from './signingSecrets';
 
@@ -7,7 +8,7 @@ import { readSigningSecrets } from './signingSecrets';
  * How long one n8n process reuses the signing secrets it read. n8n 2.x builds a V8 expression
  * isolate and queries the database for every credential read in a webhook call; under a burst of
  * deliveries that was a third of the trigger's cost. A secret removed from the credential is
- * still accepted for at most this long; a new one is used at once (see `secretsReadSince`).
+ * still accepted for at most this long; a new one is used at once (see `signingSecretsFor`).
  */
 export const SECRETS_REUSED_FOR_MS = 2_000;
 
@@ -15,11 +16,22 @@ export const SECRETS_REUSED_FOR_MS = 2_000;
 const MAX_REMEMBERED = 1_000;
 
 interface Read {
+	/** Counts the reads of this process, so that "a later read" does not depend on clock resolution. */
+	number: number;
 	startedAtMs: number;
 	secrets: Promise<string[]>;
 }
 
+export interface SecretsRead {
+	secrets: string[];
+	/** Which read they came from; pass it as `after` to ask for a newer one. */
+	number: number;
+	/** Whether this call started that read, after the delivery had arrived. */
+	readForThisCall: boolean;
+}
+
 const reads = new Map<string, Read>();
+let readsStarted = 0;
 
 function credentialId(ctx: IWebhookFunctions): string | undefined {
 	const id = ctx.getNode().credentials?.[PERFORMANCE_SERVICE.credentialType]?.id;
@@ -30,36 +42,42 @@ function forget(id: string, read: Read): void {
 	if (reads.get(id) === read) reads.delete(id);
 }
 
-/**
- * The credential's signing secrets, from a read of it started at or after `sinceMs` (a read
- * under way is shared). Pass `receivedAtMs - SECRETS_REUSED_FOR_MS` for a delivery, and the
- * delivery's own receive time when the secrets read before did not verify it: the user may just
- * have rotated the secret. A credential without a signing secret, or one that could not be read,
- * is not remembered, so it is read again for the next delivery.
- */
-export async function secretsReadSince(
-	ctx: IWebhookFunctions,
-	sinceMs: number,
-	nowMs: number,
-): Promise<{ secrets: string[]; startedAtMs: number }> {
-	const id = credentialId(ctx);
-	if (id === undefined) return { secrets: await readSigningSecrets(ctx), startedAtMs: nowMs };
-	let read = reads.get(id);
-	if (!read || read.startedAtMs < sinceMs) {
-		const started: Read = { startedAtMs: nowMs, secrets: readSigningSecrets(ctx) };
-		reads.delete(id);
-		if (reads.size >= MAX_REMEMBERED) reads.delete(reads.keys().next().value ?? '');
-		reads.set(id, started);
-		started.secrets.then(
-			(secrets) => secrets.length === 0 && forget(id, started),
-			() => forget(id, started),
-		);
-		read = started;
-	}
-	return { secrets: await read.secrets, startedAtMs: read.startedAtMs };
+function startRead(ctx: IWebhookFunctions, nowMs: number): Read {
+	readsStarted += 1;
+	return { number: readsStarted, startedAtMs: nowMs, secrets: readSigningSecrets(ctx) };
 }
 
-/** Forgets every secret this process read, as a restart would (tests). */
-export function forgetRememberedSecrets(): void {
-	reads.clear();
+/**
+ * The credential's signing secrets. Without `after`, from a read started less than
+ * SECRETS_REUSED_FOR_MS before `nowMs`; with it, from a read newer than read number `after`
+ * (for a delivery the secrets of that read did not verify: the user may just have rotated the
+ * secret). A read under way is shared. A credential without a signing secret, or one that could
+ * not be read, is not remembered, so it is read again for the next delivery.
+ */
+export async function signingSecretsFor(
+	ctx: IWebhookFunctions,
+	nowMs: number,
+	after?: number,
+): Promise<SecretsRead> {
+	const id = credentialId(ctx);
+	if (id === undefined) {
+		const read = startRead(ctx, nowMs);
+		return { secrets: await read.secrets, number: read.number, readForThisCall: true };
+	}
+	const known = reads.get(id);
+	const reusable =
+		known !== undefined &&
+		(after === undefined
+			? nowMs - known.startedAtMs < SECRETS_REUSED_FOR_MS
+			: known.number > after);
+	if (reusable)
+		return { secrets: await known.secrets, number: known.number, readForThisCall: false };
+
+	const read = startRead(ctx, nowMs);
+	setNewest(reads, id, read, MAX_REMEMBERED);
+	read.secrets.then(
+		(secrets) => secrets.length === 0 && forget(id, read),
+		() => forget(id, read),
+	);
+	return { secrets: await read.secrets, number: read.number, readForThisCall: true };
 }

@@ -24,7 +24,7 @@ export default defineConfig({
 				test: {
 					name: 'integration',
 					include: ['test/integration/**/*.test.ts'],
-					benchmark: { include: ['test/bench/**/*.bench.ts'] },
+					benchmark: { include: ['test/support/bench/**/*.bench.ts'] },
 					environment: 'node',
 					testTimeout: 60_000,
 					hookTimeout: 60_000,

@@ -8,7 +8,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { BASE_URL_EXPRESSION } from '../nodes/shared/baseUrl';
+import { BASE_URL_EXPRESSION } from '../nodes/shared/http/baseUrl';
 
 const CHECK_BASE_URL =
 	'check the base URL, including the version segment (e.g. https://api.example.com/v1)';

@@ -6,7 +6,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { BASE_URL_EXPRESSION } from '../nodes/shared/baseUrl';
+import { BASE_URL_EXPRESSION } from '../nodes/shared/http/baseUrl';
 
 export class SecurityServiceApi implements ICredentialType {
 	name = 'securityServiceApi';

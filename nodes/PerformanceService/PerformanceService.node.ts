@@ -6,13 +6,16 @@ import {
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { resourceProperty, type ResourceHandlersFor } from '../shared/operations';
-import { itemOptionsProperty } from '../shared/parallelItems';
-import { runOperations } from '../shared/runOperations';
-import { searchSites } from './listSearch/searchSites';
-import { auditHandlers, auditOperations } from './resources/audit';
-import { siteHandlers, siteOperations } from './resources/site';
-import { systemHandlers, systemOperations } from './resources/system';
+import {
+	resourceProperty,
+	type ResourceHandlersFor,
+} from '../shared/parameters/resourceAndOperation';
+import { itemOptionsProperty } from '../shared/actions/parallelItems';
+import { runOperations } from '../shared/actions/router';
+import { searchSites } from './methods/searchSites';
+import { auditHandlers, auditOperations } from './actions/audit';
+import { siteHandlers, siteOperations } from './actions/site';
+import { systemHandlers, systemOperations } from './actions/system';
 
 const resources = [
 	{ name: 'Audit', value: 'audit' },

@@ -6,16 +6,19 @@ import {
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { resourceProperty, type ResourceHandlersFor } from '../shared/operations';
-import { itemOptionsProperty } from '../shared/parallelItems';
-import { runOperations } from '../shared/runOperations';
-import { searchSites } from './listSearch/searchSites';
-import { searchUnresolvedThreats } from './listSearch/searchUnresolvedThreats';
-import { reportHandlers, reportOperations } from './resources/report';
-import { scanHandlers, scanOperations } from './resources/scan';
-import { siteHandlers, siteOperations } from './resources/site';
-import { threatHandlers, threatOperations } from './resources/threat';
-import { updateHandlers, updateOperations } from './resources/update';
+import {
+	resourceProperty,
+	type ResourceHandlersFor,
+} from '../shared/parameters/resourceAndOperation';
+import { itemOptionsProperty } from '../shared/actions/parallelItems';
+import { runOperations } from '../shared/actions/router';
+import { searchSites } from './methods/searchSites';
+import { searchUnresolvedThreats } from './methods/searchUnresolvedThreats';
+import { reportHandlers, reportOperations } from './actions/report';
+import { scanHandlers, scanOperations } from './actions/scan';
+import { siteHandlers, siteOperations } from './actions/site';
+import { threatHandlers, threatOperations } from './actions/threat';
+import { updateHandlers, updateOperations } from './actions/update';
 
 const resources = [
 	{ name: 'Report', value: 'report' },

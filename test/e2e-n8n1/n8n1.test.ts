@@ -4,24 +4,24 @@ import path from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { startSandbox } from '../sandbox/index.ts';
-import type { Sandbox } from '../sandbox/index.ts';
-import { N8nClient } from '../n8n/client.ts';
-import type { StoredWorkflow } from '../n8n/client.ts';
-import { installCommunityPackage } from '../n8n/communityPackage.ts';
-import { PERFORMANCE_TRIGGER, SECURITY_TRIGGER } from '../n8n/examples.ts';
-import { postDelivery, signedDelivery, tampered } from '../n8n/deliveries.ts';
-import { ensureN8nRuntime, ensureNodeInstalled } from '../n8n/install.ts';
-import type { N8nRuntime } from '../n8n/install.ts';
-import { startN8n } from '../n8n/instance.ts';
-import type { N8nInstance } from '../n8n/instance.ts';
+import { startSandbox } from '../support/sandbox/index.ts';
+import type { Sandbox } from '../support/sandbox/index.ts';
+import { N8nClient } from '../support/n8n/client.ts';
+import type { StoredWorkflow } from '../support/n8n/client.ts';
+import { installCommunityPackage } from '../support/n8n/communityPackage.ts';
+import { PERFORMANCE_TRIGGER, SECURITY_TRIGGER } from '../support/n8n/examples.ts';
+import { postDelivery, signedDelivery, tampered } from '../support/n8n/deliveries.ts';
+import { ensureN8nRuntime, ensureNodeInstalled } from '../support/n8n/install.ts';
+import type { N8nRuntime } from '../support/n8n/install.ts';
+import { startN8n } from '../support/n8n/instance.ts';
+import type { N8nInstance } from '../support/n8n/instance.ts';
 import {
 	N8N1_NODE_VERSION,
 	N8N1_VERSION,
 	OLDEST_NODE_VERSION,
 	PACKAGE_NAME,
-} from '../n8n/paths.ts';
-import { freePort, runCommand } from '../n8n/processes.ts';
+} from '../support/n8n/paths.ts';
+import { freePort, runCommand } from '../support/n8n/processes.ts';
 import {
 	deliveredEventIds,
 	expectActionNodesRan,
@@ -29,20 +29,20 @@ import {
 	runActionNodes,
 	runPollerOnce,
 	waitForEventExecution,
-} from '../n8n/realChecks.ts';
-import type { PollerResult } from '../n8n/realChecks.ts';
-import { createSandboxCredentials, DEMO_OWNER } from '../n8n/stack.ts';
+} from '../support/n8n/realChecks.ts';
+import type { PollerResult } from '../support/n8n/realChecks.ts';
+import { createSandboxCredentials, DEMO_OWNER } from '../support/n8n/stack.ts';
 import {
 	actionNodesWorkflow,
 	deliveryTriggerWorkflow,
 	threatPollerWorkflow,
-} from '../n8n/testWorkflows.ts';
+} from '../support/n8n/testWorkflows.ts';
 import {
 	nodeDescription,
 	performanceTriggerNode,
 	productionWebhookUrl,
 	waitForWebhook,
-} from '../n8n/webhooks.ts';
+} from '../support/n8n/webhooks.ts';
 
 /** The same tarball in the newest n8n 1.x, on the Node release it declares, with the sandbox as the service. */
 

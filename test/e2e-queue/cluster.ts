@@ -2,20 +2,20 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import { startSandbox } from '../sandbox/index.ts';
-import type { Sandbox } from '../sandbox/index.ts';
-import { N8nClient } from '../n8n/client.ts';
-import { installCommunityPackage } from '../n8n/communityPackage.ts';
-import type { CredentialIds } from '../n8n/examples.ts';
-import { ensureN8nInstalled } from '../n8n/install.ts';
-import { startN8n } from '../n8n/instance.ts';
-import type { N8nInstance, N8nOptions } from '../n8n/instance.ts';
-import { startPostgres } from '../n8n/postgres.ts';
-import type { Postgres } from '../n8n/postgres.ts';
-import { freePort } from '../n8n/processes.ts';
-import { startRedis } from '../n8n/redis.ts';
-import type { Redis } from '../n8n/redis.ts';
-import { createSandboxCredentials, DEMO_OWNER } from '../n8n/stack.ts';
+import { startSandbox } from '../support/sandbox/index.ts';
+import type { Sandbox } from '../support/sandbox/index.ts';
+import { N8nClient } from '../support/n8n/client.ts';
+import { installCommunityPackage } from '../support/n8n/communityPackage.ts';
+import type { CredentialIds } from '../support/n8n/examples.ts';
+import { ensureN8nInstalled } from '../support/n8n/install.ts';
+import { startN8n } from '../support/n8n/instance.ts';
+import type { N8nInstance, N8nOptions } from '../support/n8n/instance.ts';
+import { startPostgres } from '../support/n8n/postgres.ts';
+import type { Postgres } from '../support/n8n/postgres.ts';
+import { freePort } from '../support/n8n/processes.ts';
+import { startRedis } from '../support/n8n/redis.ts';
+import type { Redis } from '../support/n8n/redis.ts';
+import { createSandboxCredentials, DEMO_OWNER } from '../support/n8n/stack.ts';
 
 /**
  * n8n 2.x in queue mode on one machine: Postgres and Redis on loopback ports, one main, one

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import type { StoredWorkflow } from '../n8n/client.ts';
-import { postDelivery, signDelivery, signedDelivery, tampered } from '../n8n/deliveries.ts';
-import { PERFORMANCE_TRIGGER } from '../n8n/examples.ts';
+import type { StoredWorkflow } from '../support/n8n/client.ts';
+import { postDelivery, signDelivery, signedDelivery, tampered } from '../support/n8n/deliveries.ts';
+import { PERFORMANCE_TRIGGER } from '../support/n8n/examples.ts';
 import {
 	deliveredEventIds,
 	expectActionNodesRan,
@@ -10,19 +10,19 @@ import {
 	runActionNodes,
 	runPollerOnce,
 	waitForEventExecution,
-} from '../n8n/realChecks.ts';
-import type { PollerResult } from '../n8n/realChecks.ts';
+} from '../support/n8n/realChecks.ts';
+import type { PollerResult } from '../support/n8n/realChecks.ts';
 import {
 	actionNodesWorkflow,
 	deliveryTriggerWorkflow,
 	threatPollerWorkflow,
-} from '../n8n/testWorkflows.ts';
+} from '../support/n8n/testWorkflows.ts';
 import {
 	nodeDescription,
 	performanceTriggerNode,
 	productionWebhookUrl,
 	waitForWebhook,
-} from '../n8n/webhooks.ts';
+} from '../support/n8n/webhooks.ts';
 import { startQueueCluster } from './cluster.ts';
 import type { QueueCluster } from './cluster.ts';
 

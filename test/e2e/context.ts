@@ -1,7 +1,7 @@
 import { inject } from 'vitest';
 
-import { N8nClient } from '../n8n/client.ts';
-import type { CredentialIds, ExampleKey } from '../n8n/examples.ts';
+import { N8nClient } from '../support/n8n/client.ts';
+import type { CredentialIds, ExampleKey } from '../support/n8n/examples.ts';
 
 /** What the global setup hands every e2e test file (plain data: it crosses into the test workers). */
 export interface E2eContext {

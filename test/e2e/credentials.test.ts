@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { loadPackageTypes } from '../harness/packageTypes.ts';
-import type { N8nClient } from '../n8n/client.ts';
+import { loadPackageTypes } from '../support/harness/packageTypes.ts';
+import type { N8nClient } from '../support/n8n/client.ts';
 import { e2e, ownerClient } from './context.ts';
 
 let client: N8nClient;

@@ -4,11 +4,11 @@ import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import type { N8nClient, StoredWorkflow } from '../n8n/client.ts';
-import { CREDENTIAL_NAMES, EXAMPLE_FILES } from '../n8n/examples.ts';
-import type { ExampleKey } from '../n8n/examples.ts';
-import { ARTIFACTS_DIR, PACKAGE_NAME } from '../n8n/paths.ts';
-import { waitFor } from '../n8n/processes.ts';
+import type { N8nClient, StoredWorkflow } from '../support/n8n/client.ts';
+import { CREDENTIAL_NAMES, EXAMPLE_FILES } from '../support/n8n/examples.ts';
+import type { ExampleKey } from '../support/n8n/examples.ts';
+import { ARTIFACTS_DIR, PACKAGE_NAME } from '../support/n8n/paths.ts';
+import { waitFor } from '../support/n8n/processes.ts';
 import { launchBrowser } from './browser.ts';
 import type { Browser } from './browser.ts';
 import { e2e, ownerClient } from './context.ts';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import type { N8nClient } from '../n8n/client.ts';
-import { waitFor } from '../n8n/processes.ts';
+import type { N8nClient } from '../support/n8n/client.ts';
+import { waitFor } from '../support/n8n/processes.ts';
 import { e2e, ownerClient } from './context.ts';
 import { nodeOutput, waitForExecution, waitForExecutions } from './executions.ts';
 import { chatMessages, chatText, deliveries } from './sandboxControl.ts';

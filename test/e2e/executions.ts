@@ -1,5 +1,5 @@
-import type { ExecutionDetail, ExecutionSummary, N8nClient } from '../n8n/client.ts';
-import { waitFor } from '../n8n/processes.ts';
+import type { ExecutionDetail, ExecutionSummary, N8nClient } from '../support/n8n/client.ts';
+import { waitFor } from '../support/n8n/processes.ts';
 
 const FINISHED = new Set(['success', 'error', 'crashed', 'canceled']);
 

@@ -4,9 +4,9 @@ import path from 'node:path';
 
 import type { TestProject } from 'vitest/node';
 
-import { PACKAGE_ROOT } from '../n8n/paths.ts';
-import { freePort } from '../n8n/processes.ts';
-import { startStack } from '../n8n/stack.ts';
+import { PACKAGE_ROOT } from '../support/n8n/paths.ts';
+import { freePort } from '../support/n8n/processes.ts';
+import { startStack } from '../support/n8n/stack.ts';
 import type { E2eContext } from './context.ts';
 
 /**

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import type { N8nClient, NodeTypeDescription } from '../n8n/client.ts';
-import { PACKAGE_NAME } from '../n8n/paths.ts';
+import type { N8nClient, NodeTypeDescription } from '../support/n8n/client.ts';
+import { PACKAGE_NAME } from '../support/n8n/paths.ts';
 import { e2e, ownerClient } from './context.ts';
 
 /** Fixed by the public interface (shared spec): node and credential type names. */

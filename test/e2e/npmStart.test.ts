@@ -11,11 +11,11 @@ import path from 'node:path';
 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
-import { N8nClient } from '../n8n/client.ts';
-import type { StoredWorkflow } from '../n8n/client.ts';
-import { CREDENTIAL_NAMES, EXAMPLE_FILES, readExample } from '../n8n/examples.ts';
-import { PACKAGE_ROOT } from '../n8n/paths.ts';
-import { delay, descendantsOf, freePort, isRunning, waitFor } from '../n8n/processes.ts';
+import { N8nClient } from '../support/n8n/client.ts';
+import type { StoredWorkflow } from '../support/n8n/client.ts';
+import { CREDENTIAL_NAMES, EXAMPLE_FILES, readExample } from '../support/n8n/examples.ts';
+import { PACKAGE_ROOT } from '../support/n8n/paths.ts';
+import { delay, descendantsOf, freePort, isRunning, waitFor } from '../support/n8n/processes.ts';
 
 const READY_LINE = 'Press Ctrl-C to stop n8n and the sandbox.';
 const READY_TIMEOUT_MS = 600_000;
@@ -209,7 +209,7 @@ describe('npm start', () => {
 		// A parent that dies without forwarding anything: the shell is SIGKILLed, start.ts is left behind.
 		const demo = await startDemo('sh', [
 			'-c',
-			'node --disable-warning=MODULE_TYPELESS_PACKAGE_JSON test/n8n/start.ts; :',
+			'node --disable-warning=MODULE_TYPELESS_PACKAGE_JSON test/support/n8n/start.ts; :',
 		]);
 		const client = demoClient();
 		expect(await workflowNames(client)).toEqual([...exampleNames, USER_WORKFLOW].sort());
@@ -222,7 +222,7 @@ describe('npm start', () => {
 	it('starts from a clean n8n with --reset, and stops on SIGINT', async () => {
 		const demo = await startDemo('node', [
 			'--disable-warning=MODULE_TYPELESS_PACKAGE_JSON',
-			'test/n8n/start.ts',
+			'test/support/n8n/start.ts',
 			'--reset',
 		]);
 		const client = demoClient();

@@ -3,7 +3,7 @@ import type {
 	DeliveryRecord,
 	RecordedRequest,
 	WebhookEvent,
-} from '../sandbox/index.ts';
+} from '../support/sandbox/index.ts';
 import { e2e } from './context.ts';
 
 async function control<T>(method: string, path: string, body?: unknown): Promise<T> {

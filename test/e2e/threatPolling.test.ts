@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import type { ExecutionDetail, N8nClient } from '../n8n/client.ts';
-import { delay, waitFor } from '../n8n/processes.ts';
+import type { ExecutionDetail, N8nClient } from '../support/n8n/client.ts';
+import { delay, waitFor } from '../support/n8n/processes.ts';
 import { e2e, ownerClient } from './context.ts';
 import { executionDetails, nodeOutput } from './executions.ts';
 import { securitySites } from './sandboxApi.ts';

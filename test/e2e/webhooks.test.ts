@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { PERFORMANCE_EVENT_TYPES as EVENT_TYPES } from '../../nodes/shared/performanceApi.ts';
-import { signPayload } from '../sandbox/index.ts';
-import type { DeliveryRecord, WebhookEvent } from '../sandbox/index.ts';
-import type { ExecutionDetail, N8nClient, StoredWorkflow } from '../n8n/client.ts';
-import { CREDENTIAL_NAMES, PERFORMANCE_TRIGGER } from '../n8n/examples.ts';
-import { waitFor } from '../n8n/processes.ts';
-import { publishWebhookWorkflow } from '../n8n/webhooks.ts';
+import { PERFORMANCE_EVENT_TYPES as EVENT_TYPES } from '../../nodes/PerformanceService/transport/serviceValues.ts';
+import { signPayload } from '../support/sandbox/index.ts';
+import type { DeliveryRecord, WebhookEvent } from '../support/sandbox/index.ts';
+import type { ExecutionDetail, N8nClient, StoredWorkflow } from '../support/n8n/client.ts';
+import { CREDENTIAL_NAMES, PERFORMANCE_TRIGGER } from '../support/n8n/examples.ts';
+import { waitFor } from '../support/n8n/processes.ts';
+import { publishWebhookWorkflow } from '../support/n8n/webhooks.ts';
 import { e2e, ownerClient } from './context.ts';
 import { executionDetails, nodeOutput, waitForExecutions } from './executions.ts';
 import { deliveries, emitEvent } from './sandboxControl.ts';

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { TestCredentialsHelper } from '../harness/credentialsHelper.ts';
-import { byId, runNode } from '../harness/runNode.ts';
-import { requestsTo, withSandbox } from '../harness/sandbox.ts';
+import { TestCredentialsHelper } from '../support/harness/credentialsHelper.ts';
+import { byId, runNode } from '../support/harness/runNode.ts';
+import { requestsTo, withSandbox } from '../support/harness/sandbox.ts';
 
 /**
  * In n8n every `getCredentials` loads the credential from the database and decrypts it (about

@@ -5,8 +5,8 @@ import type { INodeParameters } from 'n8n-workflow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { forgetPacers } from '../../nodes/shared/pacing/pacers.ts';
-import { byId, runNode, type NodeError, type RunNodeOptions } from '../harness/runNode.ts';
-import { closedPort, withSandbox } from '../harness/sandbox.ts';
+import { byId, runNode, type NodeError, type RunNodeOptions } from '../support/harness/runNode.ts';
+import { closedPort, withSandbox } from '../support/harness/sandbox.ts';
 
 /**
  * The full wording of every message the action nodes fail with, each asserted here and only

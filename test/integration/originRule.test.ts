@@ -4,9 +4,9 @@ import type { AddressInfo } from 'node:net';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
-import { runListSearch } from '../harness/listSearch.ts';
-import { runPoll, triggerNode } from '../harness/runPoll.ts';
-import { chain, packageNode, runWorkflow, startNode } from '../harness/runWorkflow.ts';
+import { runListSearch } from '../support/harness/listSearch.ts';
+import { runPoll, triggerNode } from '../support/harness/runPoll.ts';
+import { chain, packageNode, runWorkflow, startNode } from '../support/harness/runWorkflow.ts';
 
 /**
  * The origin rule on every path that follows a URL the service (or the editor) supplied: Get

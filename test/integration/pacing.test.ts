@@ -2,7 +2,7 @@ import type { INode, INodeParameters } from 'n8n-workflow';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import { forgetPacers, planClock } from '../../nodes/shared/pacing/pacers.ts';
-import { byId, reasonOf, runNode } from '../harness/runNode.ts';
+import { byId, reasonOf, runNode } from '../support/harness/runNode.ts';
 import {
 	chain,
 	itemsNode,
@@ -10,9 +10,9 @@ import {
 	runWorkflow,
 	startNode,
 	type WorkflowRun,
-} from '../harness/runWorkflow.ts';
-import { requestsTo, sandboxCredentials, withSandbox } from '../harness/sandbox.ts';
-import type { RecordedRequest } from '../sandbox/index.ts';
+} from '../support/harness/runWorkflow.ts';
+import { requestsTo, sandboxCredentials, withSandbox } from '../support/harness/sandbox.ts';
+import type { RecordedRequest } from '../support/sandbox/index.ts';
 
 /** A service minute lasts one real second. */
 const TIME_SCALE = 60;

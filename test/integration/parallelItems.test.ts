@@ -2,8 +2,8 @@ import type { INodeParameters } from 'n8n-workflow';
 import { beforeEach, describe, expect, it } from 'vitest';
 
 import { forgetPacers } from '../../nodes/shared/pacing/pacers.ts';
-import { byId, reasonOf, runNode, type RunNodeOptions } from '../harness/runNode.ts';
-import { requestsTo, withSandbox } from '../harness/sandbox.ts';
+import { byId, reasonOf, runNode, type RunNodeOptions } from '../support/harness/runNode.ts';
+import { requestsTo, withSandbox } from '../support/harness/sandbox.ts';
 
 const SLOW_MS = 1500;
 const sandbox = withSandbox();

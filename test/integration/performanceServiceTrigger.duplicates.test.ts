@@ -5,21 +5,21 @@ import {
 	forgetProcessMemory,
 	MAX_STARTED_EVENTS,
 	STATIC_DATA_FIELD,
-} from '../../nodes/PerformanceServiceTrigger/startedEvents.ts';
+} from '../../nodes/PerformanceService/trigger/startedEvents.ts';
 import {
 	epochSeconds,
 	eventBody,
 	postDelivery,
 	sign,
 	type DeliveryAnswer,
-} from '../harness/deliveries.ts';
-import { packageNode } from '../harness/runWorkflow.ts';
+} from '../support/harness/deliveries.ts';
+import { packageNode } from '../support/harness/runWorkflow.ts';
 import {
 	startWebhookListener,
 	type StaticDataStore,
 	type WebhookListener,
 	type WebhookSetup,
-} from '../harness/runWebhook.ts';
+} from '../support/harness/runWebhook.ts';
 
 const SECRET = 'whsec_dedupe_7c2e91b04f3a';
 const TRIGGER = 'Performance Service Trigger';

@@ -4,17 +4,17 @@ import path from 'node:path';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { PERFORMANCE_EVENT_TYPES as EVENT_TYPES } from '../../nodes/shared/performanceApi.ts';
-import { validateJson, type JsonSchema } from '../harness/jsonSchema.ts';
-import { packageNode } from '../harness/runWorkflow.ts';
-import { startWebhookListener, type WebhookListener } from '../harness/runWebhook.ts';
-import { sandboxCredentials, withSandbox } from '../harness/sandbox.ts';
-import { PACKAGE_ROOT } from '../n8n/paths.ts';
-import type { DeliveryRecord } from '../sandbox/index.ts';
+import { PERFORMANCE_EVENT_TYPES as EVENT_TYPES } from '../../nodes/PerformanceService/transport/serviceValues.ts';
+import { validateJson, type JsonSchema } from '../support/harness/jsonSchema.ts';
+import { packageNode } from '../support/harness/runWorkflow.ts';
+import { startWebhookListener, type WebhookListener } from '../support/harness/runWebhook.ts';
+import { sandboxCredentials, withSandbox } from '../support/harness/sandbox.ts';
+import { PACKAGE_ROOT } from '../support/n8n/paths.ts';
+import type { DeliveryRecord } from '../support/sandbox/index.ts';
 
 const TRIGGER = 'Performance Service Trigger';
 const NEW_SECRET = 'whsec_rotated_6e0b94c2d1aa';
-const SCHEMA_DIR = path.join(PACKAGE_ROOT, 'nodes/PerformanceServiceTrigger/__schema__');
+const SCHEMA_DIR = path.join(PACKAGE_ROOT, 'nodes/PerformanceService/__schema__');
 
 function schema(relativePath: string): JsonSchema {
 	return JSON.parse(readFileSync(path.join(SCHEMA_DIR, relativePath), 'utf8')) as JsonSchema;

@@ -4,9 +4,12 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { PERFORMANCE_LIMITS, PERFORMANCE_SCOPES } from '../../nodes/shared/performanceApi.ts';
-import { withSandbox } from '../harness/sandbox.ts';
-import type { DeliveryRecord } from '../sandbox/index.ts';
+import {
+	PERFORMANCE_LIMITS,
+	PERFORMANCE_SCOPES,
+} from '../../nodes/PerformanceService/transport/serviceValues.ts';
+import { withSandbox } from '../support/harness/sandbox.ts';
+import type { DeliveryRecord } from '../support/sandbox/index.ts';
 
 interface Received {
 	headers: IncomingHttpHeaders;

@@ -1,9 +1,15 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { beforeEach, describe, expect, it } from 'vitest';
 
-import { byId, fromList, reasonOf, runNode, type RunNodeOptions } from '../harness/runNode.ts';
-import { requestsTo, serviceAnswer, withSandbox } from '../harness/sandbox.ts';
-import type { SecurityListShape } from '../sandbox/index.ts';
+import {
+	byId,
+	fromList,
+	reasonOf,
+	runNode,
+	type RunNodeOptions,
+} from '../support/harness/runNode.ts';
+import { requestsTo, serviceAnswer, withSandbox } from '../support/harness/sandbox.ts';
+import type { SecurityListShape } from '../support/sandbox/index.ts';
 
 const sandbox = withSandbox();
 const run = (parameters: INodeParameters, options: RunNodeOptions = {}) =>

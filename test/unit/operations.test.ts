@@ -5,36 +5,33 @@ import {
 	operationProperty,
 	type HandlersFor,
 	type OperationHandler,
-} from '../../nodes/shared/operations.ts';
+} from '../../nodes/shared/parameters/resourceAndOperation.ts';
 import {
 	auditHandlers,
 	auditOperations,
-} from '../../nodes/PerformanceService/resources/audit/index.ts';
-import {
-	siteHandlers,
-	siteOperations,
-} from '../../nodes/PerformanceService/resources/site/index.ts';
+} from '../../nodes/PerformanceService/actions/audit/index.ts';
+import { siteHandlers, siteOperations } from '../../nodes/PerformanceService/actions/site/index.ts';
 import {
 	systemHandlers,
 	systemOperations,
-} from '../../nodes/PerformanceService/resources/system/index.ts';
+} from '../../nodes/PerformanceService/actions/system/index.ts';
 import {
 	reportHandlers,
 	reportOperations,
-} from '../../nodes/SecurityService/resources/report/index.ts';
-import { scanHandlers, scanOperations } from '../../nodes/SecurityService/resources/scan/index.ts';
+} from '../../nodes/SecurityService/actions/report/index.ts';
+import { scanHandlers, scanOperations } from '../../nodes/SecurityService/actions/scan/index.ts';
 import {
 	siteHandlers as securitySiteHandlers,
 	siteOperations as securitySiteOperations,
-} from '../../nodes/SecurityService/resources/site/index.ts';
+} from '../../nodes/SecurityService/actions/site/index.ts';
 import {
 	threatHandlers,
 	threatOperations,
-} from '../../nodes/SecurityService/resources/threat/index.ts';
+} from '../../nodes/SecurityService/actions/threat/index.ts';
 import {
 	updateHandlers,
 	updateOperations,
-} from '../../nodes/SecurityService/resources/update/index.ts';
+} from '../../nodes/SecurityService/actions/update/index.ts';
 
 const options = [
 	{ name: 'Get', value: 'get', action: 'Get a thing', description: 'Read one thing' },

@@ -3,12 +3,12 @@ import path from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import { PerformanceServiceTrigger } from '../../nodes/PerformanceServiceTrigger/PerformanceServiceTrigger.node.ts';
-import { PERFORMANCE_EVENT_TYPES as EVENT_TYPES } from '../../nodes/shared/performanceApi.ts';
-import { PACKAGE_ROOT } from '../n8n/paths.ts';
+import { PerformanceServiceTrigger } from '../../nodes/PerformanceService/PerformanceServiceTrigger.node.ts';
+import { PERFORMANCE_EVENT_TYPES as EVENT_TYPES } from '../../nodes/PerformanceService/transport/serviceValues.ts';
+import { PACKAGE_ROOT } from '../support/n8n/paths.ts';
 
 const { description } = new PerformanceServiceTrigger();
-const SCHEMA_DIR = path.join(PACKAGE_ROOT, 'nodes/PerformanceServiceTrigger/__schema__');
+const SCHEMA_DIR = path.join(PACKAGE_ROOT, 'nodes/PerformanceService/__schema__');
 
 interface Schema {
 	properties: { type: { enum: string[] }; data: { properties: Record<string, unknown> } };

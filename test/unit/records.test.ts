@@ -1,8 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
-import { EPOCH_MILLISECONDS_ABOVE, epochToMilliseconds } from '../../nodes/shared/epochTime.ts';
-import { readHeader } from '../../nodes/shared/httpHeaders.ts';
+import {
+	EPOCH_MILLISECONDS_ABOVE,
+	epochToMilliseconds,
+} from '../../nodes/shared/http/epochTime.ts';
+import { readHeader } from '../../nodes/shared/http/headers.ts';
 import {
 	isRecord,
 	nonBlankString,
@@ -10,7 +13,7 @@ import {
 	recordTime,
 	textOf,
 	unwrapRecord,
-} from '../../nodes/shared/records.ts';
+} from '../../nodes/shared/lists/recordFields.ts';
 
 describe('isRecord, nonBlankString, textOf', () => {
 	it('tells JSON objects from arrays, null and scalars', () => {

@@ -5,8 +5,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 
-import { PACKAGE_ROOT } from '../n8n/paths.ts';
-import { missingDeclaredFiles, unexpectedPackageFiles } from '../release/packageFiles.ts';
+import { PACKAGE_ROOT } from '../support/n8n/paths.ts';
+import { missingDeclaredFiles, unexpectedPackageFiles } from '../support/release/packageFiles.ts';
 
 interface Step {
 	name?: string;
@@ -80,7 +80,7 @@ describe('Publish workflow (.github/workflows/publish.yml)', () => {
 			/^npm ci\b/m,
 			/^npm run build$/m,
 			/^npm run lint$/m,
-			/^node test\/release\/scan\.ts$/m,
+			/^node test\/support\/release\/scan\.ts$/m,
 			/^npm test$/m,
 		];
 		const publish = stepRunning(job, /^npm publish --provenance\b/m);

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { forgetPacers, pacerFor, pacingKey, planClock } from '../../nodes/shared/pacing/pacers.ts';
-import { securityPlanRate } from '../../nodes/shared/securityTransport.ts';
+import { securityPlanRate } from '../../nodes/SecurityService/transport/index.ts';
 import {
 	RequestPacer,
 	type Admission,

@@ -7,7 +7,7 @@ import {
 	nodeEvents,
 	readStored,
 	STATIC_DATA_FIELD,
-} from '../../nodes/PerformanceServiceTrigger/startedEvents.ts';
+} from '../../nodes/PerformanceService/trigger/startedEvents.ts';
 
 const NOW = 1_763_900_000;
 

@@ -1,5 +1,5 @@
-import { readBaseUrl, readCredentials } from '../baseUrl';
-import type { ServiceContext, ServiceProfile } from '../serviceTypes';
+import { readBaseUrl, readCredentials } from '../http/baseUrl';
+import type { ServiceContext, ServiceProfile } from '../http/serviceTypes';
 import { pacerFor } from './pacers';
 import type { RequestPacer } from './requestPacer';
 

@@ -1,6 +1,6 @@
 import { sleep } from 'n8n-workflow';
 
-import type { RateLimitInfo } from '../rateLimit';
+import type { RateLimitInfo } from '../http/rateLimitHeaders';
 
 /** A fixed rate a credential keeps to when the service sends no rate-limit headers (a plan). */
 export interface PlanRate {

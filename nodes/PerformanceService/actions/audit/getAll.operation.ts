@@ -1,0 +1,39 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { readLimit, type LimitRange } from '../../../shared/parameters/returnAllAndLimit';
+import { PERFORMANCE_SCOPES } from '../../transport/serviceValues';
+import { performanceList } from '../../transport';
+
+/**
+ * The endpoint returns the newest audits, at most 100 at a time; it has no Return All. The
+ * default is n8n's usual 50 (it was 20 before 0.2.0, see the changelog).
+ */
+const AUDIT_LIMIT: LimitRange = { min: 1, max: 100, default: 50 };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: 100 },
+		default: 50,
+		description: 'Max number of results to return',
+		hint: 'From 1 to 100, newest audits first',
+		displayOptions: { show: { resource: ['audit'], operation: ['getAll'] } },
+	},
+];
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
+	const limit = readLimit(this, itemIndex, AUDIT_LIMIT);
+	return await performanceList(
+		this,
+		{
+			method: 'GET',
+			path: '/audits-list',
+			qs: { limit },
+			itemIndex,
+			scope: PERFORMANCE_SCOPES.auditsRead,
+		},
+		{ plural: 'audits', returnAll: false, limit },
+	);
+}

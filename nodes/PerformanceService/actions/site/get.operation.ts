@@ -1,0 +1,27 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { PERFORMANCE_SCOPES } from '../../transport/serviceValues';
+import { performanceRequest } from '../../transport';
+import { unwrapRecord } from '../../../shared/lists/recordFields';
+import { readSiteId, siteIdProperty } from './siteId';
+import { simplifyGetByDefault, simplifyGetProperties, simplifySite } from './simplifySite';
+
+export const description: INodeProperties[] = [
+	siteIdProperty('get', 'The site to read, with its audits and events'),
+	...simplifyGetProperties,
+];
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+	const site = readSiteId(this, itemIndex);
+	const byDefault = simplifyGetByDefault(this.getNode().typeVersion);
+	const simplify = this.getNodeParameter('simplify', itemIndex, byDefault) as boolean;
+	const body = await performanceRequest(this, {
+		method: 'GET',
+		path: `/sites/${site.segment}`,
+		itemIndex,
+		scope: PERFORMANCE_SCOPES.sitesRead,
+		addressedRecord: `site "${site.id}"`,
+	});
+	const record = unwrapRecord(body, 'site');
+	return simplify ? simplifySite(record) : record;
+}

@@ -1,0 +1,22 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { getManyProperties, readGetMany } from '../../../shared/parameters/returnAllAndLimit';
+import { PERFORMANCE_SCOPES } from '../../transport/serviceValues';
+import { performanceList } from '../../transport';
+import { simplifyGetManyProperty, simplifySite } from './simplifySite';
+
+export const description: INodeProperties[] = [
+	...getManyProperties('site'),
+	simplifyGetManyProperty,
+];
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
+	const { returnAll, limit } = readGetMany(this, itemIndex);
+	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
+	const sites = await performanceList(
+		this,
+		{ method: 'GET', path: '/sites', itemIndex, scope: PERFORMANCE_SCOPES.sitesRead },
+		{ plural: 'sites', returnAll, limit },
+	);
+	return simplify ? sites.map(simplifySite) : sites;
+}

@@ -1,0 +1,28 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { PERFORMANCE_LIMITS, PERFORMANCE_SCOPES } from '../../transport/serviceValues';
+import { PERFORMANCE_RATE_LIMITS_TEXT, performanceRequest } from '../../transport';
+import { unwrapRecord } from '../../../shared/lists/recordFields';
+import { readSiteId, siteIdProperty } from './siteId';
+
+export const description: INodeProperties[] = [
+	siteIdProperty(
+		'reoptimize',
+		'The site to reoptimize. Each site can be reoptimized 20 times per hour; the token needs the audits:write scope.',
+	),
+];
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+	const site = readSiteId(this, itemIndex);
+	const body = await performanceRequest(this, {
+		method: 'POST',
+		path: `/sites/${site.segment}/reoptimize`,
+		itemIndex,
+		scope: PERFORMANCE_SCOPES.auditsWrite,
+		addressedRecord: `site "${site.id}"`,
+		rateLimitsText: `${PERFORMANCE_LIMITS.reoptimizationsPerSitePerHour} reoptimizations per hour for each site, and ${PERFORMANCE_RATE_LIMITS_TEXT}`,
+		// The answer's X-RateLimit-* describe this site's hour, not the token's minute.
+		ownRateLimit: true,
+	});
+	return { ...unwrapRecord(body, 'reoptimization'), siteId: site.id };
+}

@@ -1,0 +1,31 @@
+/**
+ * What the performance service's API defines: token scopes, published limits, webhook event
+ * types. Kept free of imports so that the sandbox (test/support/sandbox, run by Node's type stripping)
+ * imports the same values as the nodes.
+ */
+
+/** The scopes a performance token can be created with. */
+export const PERFORMANCE_SCOPES = {
+	sitesRead: 'sites:read',
+	auditsRead: 'audits:read',
+	auditsWrite: 'audits:write',
+	sitesWrite: 'sites:write',
+} as const;
+
+/** The service's published limits. */
+export const PERFORMANCE_LIMITS = {
+	requestsPerMinutePerToken: 1000,
+	reoptimizationsPerSitePerHour: 20,
+} as const;
+
+/** The event types the service delivers to webhooks. */
+export const PERFORMANCE_EVENT_TYPES = [
+	'site.added',
+	'audit.completed',
+	'audit.regression',
+	'alert.opened',
+	'alert.resolved',
+	'artifact.published',
+] as const;
+
+export type PerformanceEventType = (typeof PERFORMANCE_EVENT_TYPES)[number];

@@ -1,0 +1,88 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { DEFAULT_TOLERANCE_SECONDS } from './webhookSignature';
+
+export const ALL_EVENTS = '*';
+
+/** Long enough for the service's 5 attempts with backoff. */
+export const DEFAULT_DUPLICATE_WINDOW_HOURS = 24;
+
+export const triggerProperties: INodeProperties[] = [
+	{
+		displayName:
+			'Copy the Production URL from "Webhook URLs" above into the Optimize → Integrations section of the performance service, together with the same signing secret as "Webhook Signing Secret" on the credential. The service has no API to register webhooks, so activating this workflow registers nothing: the URL must be entered there by hand. Use the Test URL only while testing in the editor.',
+		name: 'setupNotice',
+		type: 'notice',
+		default: '',
+	},
+	{
+		displayName: 'Events',
+		name: 'events',
+		type: 'multiOptions',
+		required: true,
+		default: [ALL_EVENTS],
+		description:
+			'The event types that start the workflow. Verified deliveries of other types are acknowledged and start nothing.',
+		options: [
+			{ name: 'Alert Opened', value: 'alert.opened', description: 'An alert is opened' },
+			{ name: 'Alert Resolved', value: 'alert.resolved', description: 'An alert is resolved' },
+			{
+				name: 'All Events',
+				value: ALL_EVENTS,
+				description: 'Every event type, including ones the service adds later',
+			},
+			{
+				name: 'Artifact Published',
+				value: 'artifact.published',
+				description:
+					'Critical CSS or unused CSS was regenerated, for example after a reoptimization',
+			},
+			{
+				name: 'Audit Completed',
+				value: 'audit.completed',
+				description: 'A page-performance audit run finished',
+			},
+			{
+				name: 'Audit Regression',
+				value: 'audit.regression',
+				description: 'A metric dropped past its target',
+			},
+			{ name: 'Site Added', value: 'site.added', description: 'A site was created' },
+		],
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Duplicate Window (Hours)',
+				name: 'duplicateWindowHours',
+				type: 'number',
+				typeOptions: { minValue: 0, maxValue: 720 },
+				default: DEFAULT_DUPLICATE_WINDOW_HOURS,
+				description:
+					"A verified delivery of an event that already started this workflow within this many hours (the same event ID in the body, or the same body where there is none) is answered 200 as a duplicate and starts nothing. The default covers all 5 attempts of the service's retries. 0 turns the check off.",
+			},
+			{
+				displayName: 'Include Delivery Headers',
+				name: 'includeDeliveryHeaders',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to add a "_delivery" field with the request headers, the time the delivery was received and which signing secret (current or previous) verified it',
+			},
+			{
+				displayName: 'Timestamp Tolerance (Seconds)',
+				name: 'timestampTolerance',
+				type: 'number',
+				typeOptions: { minValue: 0 },
+				default: DEFAULT_TOLERANCE_SECONDS,
+				description:
+					'Deliveries whose timestamp is older, or further in the future, than this are rejected as possible replays. 0 turns the age check off.',
+			},
+		],
+	},
+];

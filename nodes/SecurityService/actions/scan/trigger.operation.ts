@@ -1,0 +1,33 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { readLocatorId, resourceLocatorProperty } from '../../../shared/parameters/resourceLocator';
+import { unwrapRecord } from '../../../shared/lists/recordFields';
+import { securityRequest } from '../../transport';
+import { additionalFieldsProperty, readAdditionalFields } from '../bodyFields';
+
+export const description: INodeProperties[] = [
+	resourceLocatorProperty({
+		displayName: 'Site',
+		name: 'siteId',
+		description: 'The site to scan',
+		resource: 'scan',
+		operation: 'trigger',
+		searchListMethod: 'searchSites',
+		listPlaceholder: 'Select a site...',
+		idPlaceholder: 'e.g. st_1',
+	}),
+	additionalFieldsProperty('scan', 'trigger', '{"type": "deep"}'),
+];
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+	const siteId = readLocatorId(this, 'siteId', 'site ID', itemIndex);
+	const body: IDataObject = { ...readAdditionalFields(this, itemIndex), siteId };
+	const response = await securityRequest(this, {
+		method: 'POST',
+		path: '/scans/trigger',
+		body,
+		itemIndex,
+		addressedRecord: `site "${siteId}"`,
+	});
+	return unwrapRecord(response, 'scan', { siteId, triggered: true });
+}

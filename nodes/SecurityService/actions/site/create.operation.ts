@@ -1,0 +1,49 @@
+import {
+	NodeOperationError,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeProperties,
+} from 'n8n-workflow';
+
+import { unwrapRecord } from '../../../shared/lists/recordFields';
+import { securityRequest } from '../../transport';
+import { additionalFieldsProperty, readAdditionalFields } from '../bodyFields';
+
+const displayOptions = { show: { resource: ['site'], operation: ['create'] } };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'URL',
+		name: 'url',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'https://www.example.com',
+		displayOptions,
+		description: 'Address of the site to protect, with http:// or https://',
+	},
+	{
+		displayName: 'Name',
+		name: 'name',
+		type: 'string',
+		default: '',
+		displayOptions,
+		description: 'Name shown for the site. Leave empty to let the service choose one.',
+	},
+	additionalFieldsProperty('site', 'create', '{"tags": ["shop"]}'),
+];
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+	const url = (this.getNodeParameter('url', itemIndex) as string).trim();
+	if (url === '') {
+		throw new NodeOperationError(this.getNode(), 'The URL is empty', {
+			itemIndex,
+			description: 'Enter the address of the site, e.g. https://www.example.com.',
+		});
+	}
+	const name = (this.getNodeParameter('name', itemIndex, '') as string).trim();
+	const body: IDataObject = { ...readAdditionalFields(this, itemIndex), url };
+	if (name !== '') body.name = name;
+	const response = await securityRequest(this, { method: 'POST', path: '/sites', body, itemIndex });
+	return unwrapRecord(response, 'site', { ...body });
+}

@@ -1,0 +1,34 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import {
+	operationProperty,
+	type HandlersFor,
+} from '../../../shared/parameters/resourceAndOperation';
+import * as create from './create.operation';
+import * as getAll from './getAll.operation';
+
+const operations = [
+	{
+		name: 'Create',
+		value: 'create',
+		action: 'Create a site',
+		description: 'Add a site to protect (POST /sites)',
+	},
+	{
+		name: 'Get Many',
+		value: 'getAll',
+		action: 'Get many sites',
+		description: 'List the sites of the tenant (GET /sites)',
+	},
+] as const;
+
+export const siteOperations: INodeProperties[] = [
+	operationProperty('site', operations, 'getAll'),
+	...create.description,
+	...getAll.description,
+];
+
+export const siteHandlers = {
+	create: create.execute,
+	getAll: getAll.execute,
+} satisfies HandlersFor<typeof operations>;

@@ -1,0 +1,32 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import {
+	readLocatorPathId,
+	resourceLocatorProperty,
+} from '../../../shared/parameters/resourceLocator';
+import { unwrapRecord } from '../../../shared/lists/recordFields';
+import { securityRequest } from '../../transport';
+
+export const description: INodeProperties[] = [
+	resourceLocatorProperty({
+		displayName: 'Threat',
+		name: 'threatId',
+		description: 'The threat to mark as resolved',
+		resource: 'threat',
+		operation: 'resolve',
+		searchListMethod: 'searchUnresolvedThreats',
+		listPlaceholder: 'Select an unresolved threat...',
+		idPlaceholder: 'e.g. thr_12',
+	}),
+];
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+	const { id: threatId, segment } = readLocatorPathId(this, 'threatId', 'threat ID', itemIndex);
+	const response = await securityRequest(this, {
+		method: 'PATCH',
+		path: `/threats/${segment}/resolve`,
+		itemIndex,
+		addressedRecord: `threat "${threatId}"`,
+	});
+	return unwrapRecord(response, 'threat', { id: threatId, resolved: true });
+}

@@ -1,0 +1,36 @@
+import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
+
+import { serviceTransport } from '../../shared/http/serviceTransport';
+import type { ServiceProfile } from '../../shared/http/serviceTypes';
+import { perMinute } from '../../shared/pacing/pacers';
+import type { PlanRate } from '../../shared/pacing/requestPacer';
+import { SECURITY_PLAN_LIMITS } from './planLimits';
+
+type SecurityPlan = keyof typeof SECURITY_PLAN_LIMITS;
+
+/** The rate of the credential's plan; a missing or unknown plan counts as Standard, the strictest. */
+export function securityPlanRate(
+	credentials: ICredentialDataDecryptedObject,
+): PlanRate | undefined {
+	const plans = Object.keys(SECURITY_PLAN_LIMITS) as SecurityPlan[];
+	const plan = plans.find((name) => name === credentials.plan) ?? 'standard';
+	return perMinute(SECURITY_PLAN_LIMITS[plan]);
+}
+
+export const SECURITY_SERVICE: ServiceProfile = {
+	serviceName: 'Security Service',
+	credentialType: 'securityServiceApi',
+	credentialName: 'Security Service API',
+	secretName: 'API key',
+	secretField: 'apiKey',
+	planRate: securityPlanRate,
+};
+
+/** The plan limits in words, for the message of a 429; the service does not say whether they count per key or per tenant. */
+export const SECURITY_RATE_LIMITS_TEXT = `${SECURITY_PLAN_LIMITS.standard} requests per minute on the Standard plan, ${SECURITY_PLAN_LIMITS.agency} on Agency, unlimited on Enterprise`;
+
+export const {
+	request: securityRequest,
+	list: securityList,
+	listPage: securityListPage,
+} = serviceTransport(SECURITY_SERVICE, SECURITY_RATE_LIMITS_TEXT);

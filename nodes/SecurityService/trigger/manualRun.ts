@@ -1,0 +1,34 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { orderOf } from './recordOrder';
+import { walkFromRemembered, walkRecords, type ListReader } from './pageWalk';
+import { newestRecord } from './newestRecord';
+import type { PollMemory } from './pollMemory';
+import type { IdentifiedRecord } from './recordIds';
+
+/**
+ * The newest record the filters accept, for a manual run (which reads the memory, never writes
+ * it): from the page that held the newest records when the polls found the list oldest first,
+ * else from the first page when that lists the newest records first, else from the whole list.
+ */
+export async function newestListed(
+	reader: ListReader,
+	wanted: (record: IDataObject) => boolean,
+	memory: PollMemory | undefined,
+): Promise<IdentifiedRecord | undefined> {
+	if (memory?.order === 'oldestFirst' && memory.tail !== undefined && !memory.seeking) {
+		const fromTail = await walkFromRemembered(reader, memory.tail);
+		const newest = newestRecord(walkRecords(fromTail).filter(({ record }) => wanted(record)));
+		if (newest || fromTail.restarted) return newest;
+	}
+	let walk = await reader.walk(
+		undefined,
+		(page) => page.ref === undefined && orderOf(page.records) === 'newestFirst',
+	);
+	const records = walkRecords(walk);
+	while (walk.cutAt) {
+		walk = await reader.walk(walk.cutAt);
+		records.push(...walkRecords(walk));
+	}
+	return newestRecord(records.filter(({ record }) => wanted(record)));
+}

@@ -1,0 +1,47 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { isRecord, nonBlankString } from '../lists/recordFields';
+
+export interface ServiceErrorDetails {
+	code?: string;
+	message?: string;
+	/** Other fields of the error object, e.g. `required_scope`. */
+	fields: IDataObject;
+}
+
+/**
+ * Reads code and message from the error shapes services commonly use:
+ * `{error:{code,message}}`, `{code,message}`, `{error:"..."}`, `{message}`, `{errors:[...]}` and plain text.
+ */
+export function readErrorBody(body: unknown): ServiceErrorDetails {
+	let parsed: unknown = body;
+	if (typeof body === 'string') {
+		try {
+			parsed = JSON.parse(body);
+		} catch {
+			const text = body.trim().slice(0, 300);
+			return { message: text === '' ? undefined : text, fields: {} };
+		}
+	}
+	if (!isRecord(parsed)) return { message: nonBlankString(parsed), fields: {} };
+
+	const nested = isRecord(parsed.error)
+		? parsed.error
+		: Array.isArray(parsed.errors) && isRecord(parsed.errors[0])
+			? parsed.errors[0]
+			: undefined;
+	const source = nested ?? parsed;
+	return {
+		code:
+			nonBlankString(source.code) ??
+			nonBlankString(source.error_code) ??
+			nonBlankString(source.type),
+		message:
+			nonBlankString(source.message) ??
+			nonBlankString(source.error_description) ??
+			nonBlankString(source.detail) ??
+			nonBlankString(parsed.error) ??
+			nonBlankString(parsed.message),
+		fields: source,
+	};
+}

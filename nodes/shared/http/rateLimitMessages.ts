@@ -1,0 +1,75 @@
+import type { RateLimitInfo } from './rateLimitHeaders';
+import type { FailureDescription, ServiceProfile, ServiceRequest } from './serviceTypes';
+
+/** What a rate-limited request says: the service's 429, or a request the credential's pace held back. */
+
+export function describeResetTime(rateLimit: RateLimitInfo, now: number = Date.now()): string {
+	if (!rateLimit.resetAt) return 'The service did not say when the limit resets; try again later.';
+	const seconds = Math.max(0, Math.ceil((rateLimit.resetAt.getTime() - now) / 1000));
+	return `The limit resets at ${rateLimit.resetAt.toISOString()} (in ${seconds} s).`;
+}
+
+/** What the transport did about a 429 before giving up. */
+export interface RateLimitHandling {
+	/** How often it waited for a reset and retried. */
+	retries: number;
+	/** The longest wait it accepts; a reset further away fails at once. */
+	maxWaitMs: number;
+}
+
+/** A 429 the service answered: what the limit is, when it resets and what the node did about it. */
+export function describeRateLimit(
+	profile: ServiceProfile,
+	code: string,
+	said: string,
+	rateLimit: RateLimitInfo,
+	request: ServiceRequest,
+	handling: RateLimitHandling | undefined,
+	now: number,
+): FailureDescription {
+	const size = rateLimit.limit === undefined ? '' : ` of ${rateLimit.limit} requests`;
+	const which = said || `: the ${profile.serviceName} limit${size} is used up`;
+	const resets = rateLimit.resetAt ? ` (resets at ${rateLimit.resetAt.toISOString()})` : '';
+	const parts = [describeResetTime(rateLimit, now)];
+	if (handling && handling.retries > 0) {
+		parts.push(
+			`The node waited for the reset ${handling.retries} time(s) and retried, but the limit was still reached.`,
+		);
+	} else if (
+		handling &&
+		rateLimit.resetAt &&
+		rateLimit.resetAt.getTime() - now > handling.maxWaitMs
+	) {
+		parts.push(
+			`That is more than ${Math.round(handling.maxWaitMs / 1000)} s away, too long to wait for, so the node did not retry.`,
+		);
+	}
+	if (request.rateLimitsText) parts.push(`Limits that apply here: ${request.rateLimitsText}.`);
+	parts.push('Run the workflow less often, or spread the items over time.');
+	return {
+		httpCode: '429',
+		message: `Rate limit reached [${code}]${which}${resets}`,
+		description: parts.join(' '),
+	};
+}
+
+/** A request the credential's pace held back, because its window frees later than the node waits: nothing was sent. */
+export function describeHeldBack(
+	profile: ServiceProfile,
+	heldUntil: Date,
+	request: ServiceRequest,
+	maxWaitMs: number,
+	now: number = Date.now(),
+): FailureDescription {
+	const parts = [
+		describeResetTime({ resetAt: heldUntil }, now),
+		`That is more than ${Math.round(maxWaitMs / 1000)} s away, too long to wait for, so the node did not send the request.`,
+	];
+	if (request.rateLimitsText) parts.push(`Limits that apply here: ${request.rateLimitsText}.`);
+	parts.push('Run the workflow less often, or spread the items over time.');
+	return {
+		httpCode: '429',
+		message: `Rate limit reached [rate_limited]: the ${profile.serviceName} limit of this credential is used up (resets at ${heldUntil.toISOString()})`,
+		description: parts.join(' '),
+	};
+}

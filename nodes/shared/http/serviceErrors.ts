@@ -1,0 +1,193 @@
+import { NodeApiError, type IN8nHttpFullResponse, type INode, type JsonObject } from 'n8n-workflow';
+
+import type { RefusedUrl } from './baseUrl';
+import { readErrorBody } from './errorBody';
+import type { RateLimitInfo } from './rateLimitHeaders';
+import { describeRateLimit, type RateLimitHandling } from './rateLimitMessages';
+import type { FailureDescription, ServiceProfile, ServiceRequest } from './serviceTypes';
+
+const CODE_BY_STATUS: Record<number, string> = {
+	400: 'bad_request',
+	401: 'auth_invalid',
+	403: 'forbidden',
+	404: 'not_found',
+	409: 'conflict',
+	422: 'invalid_request',
+	429: 'rate_limited',
+};
+
+const NOT_RETRIED =
+	'The request was not retried automatically, because the service may already have carried it out.';
+
+function codeFor(status: number, reportedCode: string | undefined): string {
+	if (reportedCode) return reportedCode;
+	return CODE_BY_STATUS[status] ?? (status >= 500 ? 'internal_error' : `http_${status}`);
+}
+
+function pathOf(url: string | undefined): string {
+	if (!url) return '';
+	try {
+		return new URL(url).pathname;
+	} catch {
+		return url;
+	}
+}
+
+export function describeFailure(
+	profile: ServiceProfile,
+	status: number,
+	body: string,
+	rateLimit: RateLimitInfo,
+	request: ServiceRequest,
+	handling?: RateLimitHandling,
+	now: number = Date.now(),
+): FailureDescription {
+	const reported = readErrorBody(body);
+	const code = codeFor(status, reported.code);
+	const said = reported.message ? `: ${reported.message}` : '';
+	const httpCode = String(status);
+	const requiredScope =
+		typeof reported.fields.required_scope === 'string'
+			? reported.fields.required_scope
+			: request.scope;
+
+	if (code === 'auth_required') {
+		return {
+			httpCode,
+			message: `The ${profile.serviceName} received no credentials [${code}]`,
+			description: `Open the "${profile.credentialName}" credential and enter the ${profile.secretName ?? 'token'}, then run again.`,
+		};
+	}
+	if (status === 401 || code === 'auth_invalid') {
+		return {
+			httpCode,
+			message: `The ${profile.serviceName} rejected the ${profile.secretName ?? 'token'} [${code}]${said}`,
+			description: `Check the ${profile.secretName ?? 'token'} in the "${profile.credentialName}" credential: it may be mistyped, revoked or rotated.`,
+		};
+	}
+	if (status === 403) {
+		const scopeHint = requiredScope
+			? `The token needs the scope "${requiredScope}". Create a token with that scope and put it in the "${profile.credentialName}" credential.`
+			: `The token is not allowed to do this. Use a token with the needed permissions in the "${profile.credentialName}" credential.`;
+		return {
+			httpCode,
+			message: `The token lacks permission${requiredScope ? ` (${requiredScope})` : ''} [${code}]${said}`,
+			description: scopeHint,
+		};
+	}
+	if (status === 404) {
+		return {
+			httpCode,
+			message: request.addressedRecord
+				? `The ${request.addressedRecord} was not found [${code}]`
+				: `Nothing exists at ${pathOf(request.url) || request.path} [${code}]${said}`,
+			description: request.addressedRecord
+				? `Check the ID, or pick it from the list; the record may have been deleted.`
+				: `Check the base URL in the "${profile.credentialName}" credential, including its version segment (e.g. /v1).`,
+		};
+	}
+	if (status === 409) {
+		return {
+			httpCode,
+			message: `The ${profile.serviceName} refused a conflicting change [${code}]${said}`,
+			description:
+				'A record with the same unique value (for example the same hostname) exists already, or the record is not in a state that allows this. Change the input or update the existing record.',
+		};
+	}
+	if (status === 429)
+		return describeRateLimit(profile, code, said, rateLimit, request, handling, now);
+	if (status >= 500) {
+		return {
+			httpCode,
+			message: `The ${profile.serviceName} failed [${code}, HTTP ${status}]${said}`,
+			description: `This is a fault on the service side; try again later. ${NOT_RETRIED}`,
+		};
+	}
+	return {
+		httpCode,
+		message: `The ${profile.serviceName} refused the request [${code}, HTTP ${status}]${said}`,
+		description: 'Check the values sent by this node; the message above is what the service said.',
+	};
+}
+
+function errorCode(error: unknown): string | undefined {
+	let current: unknown = error;
+	for (let depth = 0; depth < 4 && typeof current === 'object' && current !== null; depth++) {
+		const { code, cause } = current as { code?: unknown; cause?: unknown };
+		if (typeof code === 'string' && /^E[A-Z_]+$/.test(code)) return code;
+		current = cause;
+	}
+	return undefined;
+}
+
+export function describeUnreachable(
+	profile: ServiceProfile,
+	url: string,
+	error: unknown,
+): FailureDescription {
+	const code = errorCode(error) ?? 'ECONNRESET';
+	let origin = url;
+	try {
+		origin = new URL(url).origin;
+	} catch {
+		// keep the raw value: it is what the credential holds
+	}
+	const checkUrl = `Check the base URL in the "${profile.credentialName}" credential (${origin}) and that n8n can reach the service.`;
+	const reasons: Record<string, string> = {
+		ENOTFOUND: `The host of ${origin} could not be found`,
+		EAI_AGAIN: `The host of ${origin} could not be resolved`,
+		ECONNREFUSED: `${origin} refused the connection`,
+		ETIMEDOUT: `${origin} did not answer in time`,
+		ECONNABORTED: `${origin} did not answer in time`,
+		ECONNRESET: `The connection to ${origin} was dropped before the ${profile.serviceName} answered`,
+	};
+	const neverArrived = ['ENOTFOUND', 'EAI_AGAIN', 'ECONNREFUSED'].includes(code);
+	return {
+		httpCode: code,
+		message: `${reasons[code] ?? `Could not reach ${origin}`} [${code}]`,
+		description: neverArrived ? checkUrl : `${checkUrl} ${NOT_RETRIED}`,
+	};
+}
+
+export function describeUnreadable(
+	profile: ServiceProfile,
+	response: IN8nHttpFullResponse,
+	request: ServiceRequest,
+): FailureDescription {
+	const contentType = String(response.headers['content-type'] ?? 'no content type');
+	return {
+		httpCode: String(response.statusCode),
+		message: `The ${profile.serviceName} answered ${request.method} ${pathOf(request.url) || request.path} with a body that is not valid JSON (${contentType})`,
+		description: `Check that the base URL in the "${profile.credentialName}" credential points at the API (not a web page or proxy), then try again.`,
+	};
+}
+
+/** A followed URL the origin rule refused (see `checkFollowedUrl`): nothing was sent. */
+export function describeRefusedUrl(
+	profile: ServiceProfile,
+	refused: RefusedUrl,
+	baseUrl: string,
+): FailureDescription {
+	const secret = profile.secretName ?? 'token';
+	return {
+		httpCode: 'foreign_url',
+		message: `Refused to send the ${secret} to ${refused.shownUrl}: it is outside the base URL of the "${profile.credentialName}" credential [foreign_url]`,
+		description: `A page link or page token pointed at ${refused.shownUrl}, and ${refused.reason}; the request was not sent. The ${secret} of the "${profile.credentialName}" credential only goes to addresses below ${baseUrl || 'its base URL'}. If the service has moved, change the base URL in the credential.`,
+	};
+}
+
+/**
+ * A NodeApiError that keeps this package's message: NodeApiError swaps any message that
+ * mentions a Node.js error code (ECONNREFUSED, …) for a generic one without the fix.
+ */
+export function serviceError(
+	node: INode,
+	errorResponse: JsonObject,
+	failure: FailureDescription,
+	itemIndex: number | undefined,
+): NodeApiError {
+	const error = new NodeApiError(node, errorResponse, { ...failure, itemIndex });
+	error.message = failure.message;
+	error.description = failure.description;
+	return error;
+}

@@ -1,0 +1,212 @@
+import {
+	sleep,
+	type IAdditionalCredentialOptions,
+	type IHttpRequestOptions,
+	type IN8nHttpFullResponse,
+} from 'n8n-workflow';
+
+import { checkFollowedUrl, joinUrl, readBaseUrl, readCredentials } from './baseUrl';
+import { readPacer } from '../pacing/credentialPacer';
+import { readRateLimit, waitForResetMs } from './rateLimitHeaders';
+import { describeHeldBack } from './rateLimitMessages';
+import {
+	describeFailure,
+	describeRefusedUrl,
+	describeUnreachable,
+	describeUnreadable,
+	serviceError,
+} from './serviceErrors';
+import type {
+	ServiceContext,
+	ServiceProfile,
+	ServiceRequest,
+	ServiceResponse,
+} from './serviceTypes';
+
+/** A 429 whose reset is at most this far away is waited for; a later one fails at once. */
+export const NEAR_RESET_MS = 65_000;
+export const MAX_RATE_LIMIT_RETRIES = 3;
+const REQUEST_TIMEOUT_MS = 60_000;
+const RESET_MARGIN_MS = 250;
+
+function cancellation(ctx: ServiceContext): () => boolean {
+	const signal = 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
+	return () => signal?.aborted === true;
+}
+
+/** Sleeps in short steps so that a cancelled execution stops waiting. */
+async function waitUnlessCancelled(ctx: ServiceContext, ms: number): Promise<void> {
+	const cancelled = cancellation(ctx);
+	const until = Date.now() + ms;
+	while (!cancelled() && Date.now() < until) {
+		await sleep(Math.min(until - Date.now(), 1000));
+	}
+}
+
+/**
+ * The URL to send: the path below the base URL, or a followed URL when the origin rule allows
+ * it. A refused URL fails here, before anything is sent.
+ */
+async function targetUrl(
+	ctx: ServiceContext,
+	profile: ServiceProfile,
+	request: ServiceRequest,
+): Promise<string> {
+	const baseUrl = await readBaseUrl(ctx, profile);
+	if (request.url === undefined) return joinUrl(baseUrl, request.path);
+	const followed = checkFollowedUrl(request.url, baseUrl);
+	if (followed.refused) {
+		const failure = describeRefusedUrl(profile, followed.refused, baseUrl);
+		throw serviceError(
+			ctx.getNode(),
+			{ code: failure.httpCode, url: followed.refused.shownUrl },
+			failure,
+			request.itemIndex,
+		);
+	}
+	return followed.url;
+}
+
+/**
+ * The credential read once for this context, handed to n8n's authentication helper so that it
+ * does not read it again for every request (in n8n each read loads and decrypts it from the
+ * database: about 2 ms, see the README's benchmarks).
+ */
+async function credentialOfContext(
+	ctx: ServiceContext,
+	profile: ServiceProfile,
+): Promise<IAdditionalCredentialOptions | undefined> {
+	const details = ctx.getNode().credentials?.[profile.credentialType];
+	if (!details?.id) return undefined;
+	const data = await readCredentials(ctx, profile);
+	return {
+		credentialsDecrypted: {
+			id: details.id,
+			name: details.name,
+			type: profile.credentialType,
+			data,
+		},
+	};
+}
+
+async function send(
+	ctx: ServiceContext,
+	profile: ServiceProfile,
+	options: IHttpRequestOptions,
+	request: ServiceRequest,
+): Promise<IN8nHttpFullResponse> {
+	try {
+		return (await ctx.helpers.httpRequestWithAuthentication.call(
+			ctx,
+			profile.credentialType,
+			options,
+			await credentialOfContext(ctx, profile),
+		)) as IN8nHttpFullResponse;
+	} catch (error) {
+		const failure = describeUnreachable(profile, options.url, error);
+		const { cause } = error as { cause?: unknown };
+		const raw =
+			cause instanceof Error
+				? cause.message
+				: error instanceof Error
+					? error.message
+					: String(error);
+		throw serviceError(
+			ctx.getNode(),
+			{ code: failure.httpCode, message: raw },
+			failure,
+			request.itemIndex,
+		);
+	}
+}
+
+function parseBody(
+	ctx: ServiceContext,
+	profile: ServiceProfile,
+	response: IN8nHttpFullResponse,
+	request: ServiceRequest,
+): unknown {
+	const text = typeof response.body === 'string' ? response.body : '';
+	if (text.trim() === '') return {};
+	try {
+		return JSON.parse(text);
+	} catch {
+		throw serviceError(
+			ctx.getNode(),
+			{ body: text.slice(0, 500) },
+			describeUnreadable(profile, response, request),
+			request.itemIndex,
+		);
+	}
+}
+
+/**
+ * The package's one request function: every request to either service, and every URL either
+ * service names, passes here. Goes through the credential's authentication; only a 429 is
+ * retried (after waiting for a near reset), since any other failure may have been carried out.
+ */
+export async function requestService(
+	ctx: ServiceContext,
+	profile: ServiceProfile,
+	request: ServiceRequest,
+): Promise<ServiceResponse> {
+	const options: IHttpRequestOptions = {
+		method: request.method,
+		url: await targetUrl(ctx, profile, request),
+		qs: request.qs,
+		// A query parameter given twice is sent twice (`tag=a&tag=b`), not as `tag[0]=a`.
+		arrayFormat: 'repeat',
+		headers: { Accept: 'application/json' },
+		encoding: 'text',
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+		timeout: REQUEST_TIMEOUT_MS,
+	};
+	if (request.body !== undefined) {
+		options.body = JSON.stringify(request.body);
+		options.headers = { ...options.headers, 'Content-Type': 'application/json' };
+	}
+
+	const requestAtUrl: ServiceRequest = { ...request, url: options.url };
+	const pacer = await readPacer(ctx, profile);
+	for (let retries = 0; ; retries++) {
+		const admission = await pacer.admit(NEAR_RESET_MS, cancellation(ctx));
+		if (!admission.admitted) {
+			const failure = describeHeldBack(profile, admission.heldUntil, requestAtUrl, NEAR_RESET_MS);
+			throw serviceError(ctx.getNode(), { status: 429 }, failure, request.itemIndex);
+		}
+		// A request that got no answer still leaves its place in flight; the answer's headers teach the pace.
+		const response = await send(ctx, profile, options, request).catch(async (error: unknown) => {
+			admission.settle();
+			return await Promise.reject(error);
+		});
+		const rateLimit = readRateLimit(response.headers);
+		const status = response.statusCode;
+		admission.settle({ status, rateLimit, ownLimit: request.ownRateLimit });
+		if (status === 429 && retries < MAX_RATE_LIMIT_RETRIES) {
+			const waitMs = waitForResetMs(rateLimit, Date.now(), NEAR_RESET_MS);
+			if (waitMs !== undefined) {
+				await waitUnlessCancelled(ctx, waitMs + RESET_MARGIN_MS);
+				continue;
+			}
+		}
+		if (status >= 400 || status < 200) {
+			const body = typeof response.body === 'string' ? response.body : '';
+			const handling = { retries, maxWaitMs: NEAR_RESET_MS };
+			const failure = describeFailure(profile, status, body, rateLimit, requestAtUrl, handling);
+			throw serviceError(
+				ctx.getNode(),
+				{ status, body: body.slice(0, 2000) },
+				failure,
+				request.itemIndex,
+			);
+		}
+		return {
+			url: options.url,
+			body: parseBody(ctx, profile, response, requestAtUrl),
+			headers: response.headers,
+			statusCode: status,
+			rateLimit,
+		};
+	}
+}

@@ -1,0 +1,97 @@
+import { NodeApiError, type IDataObject, type JsonObject } from 'n8n-workflow';
+
+import { unwrapList } from './unwrapList';
+import { requestService } from '../http/serviceRequest';
+import type { ServiceContext, ServiceProfile, ServiceRequest } from '../http/serviceTypes';
+
+export interface ListOptions {
+	/** Plural resource name, the key a wrapped list is most likely under (`threats`). */
+	plural: string;
+	returnAll: boolean;
+	limit: number;
+}
+
+export interface ListPageResult {
+	/** The URL this page came from. */
+	url: string;
+	records: IDataObject[];
+	/** The request for the following page, when the service named one and this page was not empty. */
+	next?: ServiceRequest;
+}
+
+/** A list is read to at most this many pages; one with more fails rather than coming back cut short. */
+export const MAX_PAGES = 1000;
+
+/** A link as the service gave it, read against the page it came on (the request function checks where it points). */
+function resolveLink(link: string, pageUrl: string): string {
+	try {
+		return new URL(link, pageUrl).toString();
+	} catch {
+		return link;
+	}
+}
+
+/** One page of a list in any shape, and the request for the page after it. */
+export async function fetchListPage(
+	ctx: ServiceContext,
+	profile: ServiceProfile,
+	request: ServiceRequest,
+	plural: string,
+): Promise<ListPageResult> {
+	const response = await requestService(ctx, profile, request);
+	const list = unwrapList(response.body, plural, response.headers);
+	if (!list) {
+		throw new NodeApiError(
+			ctx.getNode(),
+			{ body: JSON.stringify(response.body).slice(0, 500) } as JsonObject,
+			{
+				message: `The ${profile.serviceName} answered without a list of ${plural}`,
+				description: `Expected an array, or an object holding one. Check the base URL in the "${profile.credentialName}" credential and, if you passed query parameters, that the endpoint accepts them.`,
+				itemIndex: request.itemIndex,
+			},
+		);
+	}
+	if (!list.next || list.records.length === 0) return { url: response.url, records: list.records };
+	const next: ServiceRequest = list.next.url
+		? { ...request, url: resolveLink(list.next.url, response.url), qs: undefined }
+		: { ...request, url: response.url, qs: { ...request.qs, ...list.next.qs } };
+	return { url: response.url, records: list.records, next };
+}
+
+function pageKey(url: string | undefined, qs: IDataObject | undefined): string {
+	return `${url}?${JSON.stringify(qs ?? {})}`;
+}
+
+/**
+ * Reads a list in any shape and, for Return All (or a limit beyond the first page), follows the
+ * pagination hints the service gave until there are none, a page is empty, or a link repeats.
+ * More than `MAX_PAGES` pages is an error: a list is never returned cut short without saying so.
+ */
+export async function fetchList(
+	ctx: ServiceContext,
+	profile: ServiceProfile,
+	request: ServiceRequest,
+	options: ListOptions,
+): Promise<IDataObject[]> {
+	const records: IDataObject[] = [];
+	const seen = new Set<string>();
+	let current: ServiceRequest | undefined = request;
+
+	for (let pages = 0; current; pages++) {
+		if (pages === MAX_PAGES) {
+			throw new NodeApiError(ctx.getNode(), { pages, records: records.length } as JsonObject, {
+				message: `The list of ${options.plural} has more than ${MAX_PAGES} pages; stopped after ${records.length} records`,
+				description:
+					'Turn off Return All and set a Limit, or narrow the list with a filter (Query Parameters), so that it fits.',
+				itemIndex: request.itemIndex,
+			});
+		}
+		const page = await fetchListPage(ctx, profile, current, options.plural);
+		records.push(...page.records);
+		if (!options.returnAll && records.length >= options.limit) break;
+		seen.add(pageKey(page.url, current.qs));
+		const { next } = page;
+		current = next && !seen.has(pageKey(next.url, next.qs)) ? next : undefined;
+	}
+	return options.returnAll ? records : records.slice(0, options.limit);
+}

@@ -1,0 +1,104 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { isRecord } from './recordFields';
+
+/** Where the next page is, when the response says there is one. */
+export interface NextPage {
+	/** Absolute or relative URL given by the service. */
+	url?: string;
+	/** Query parameters to add to the same request. */
+	qs?: IDataObject;
+}
+
+export interface ListPage {
+	records: IDataObject[];
+	next?: NextPage;
+}
+
+const LIST_KEYS = ['data', 'items', 'results', 'records', 'list'];
+const CURSOR_KEYS = ['nextCursor', 'next_cursor', 'cursor'];
+
+function toRecords(list: unknown[]): IDataObject[] {
+	return list.map((entry) =>
+		isRecord(entry) ? entry : { value: entry as IDataObject[keyof IDataObject] },
+	);
+}
+
+function findList(body: IDataObject, plural: string): unknown[] | undefined {
+	for (const key of [plural, ...LIST_KEYS]) {
+		if (Array.isArray(body[key])) return body[key] as unknown[];
+	}
+	const arrays = Object.values(body).filter(Array.isArray);
+	if (arrays.length === 1) return arrays[0];
+	for (const key of [plural, ...LIST_KEYS]) {
+		const inner = body[key];
+		if (isRecord(inner)) {
+			const nested = findList(inner, plural);
+			if (nested) return nested;
+		}
+	}
+	return undefined;
+}
+
+function asNumber(value: unknown): number | undefined {
+	const parsed = typeof value === 'string' ? Number(value) : value;
+	return typeof parsed === 'number' && Number.isFinite(parsed) ? parsed : undefined;
+}
+
+/** `<https://…?page=2>; rel="next"` (RFC 8288). */
+export function nextFromLinkHeader(link: unknown): string | undefined {
+	const value = Array.isArray(link) ? link.join(',') : typeof link === 'string' ? link : '';
+	for (const part of value.split(',')) {
+		const match = /<([^>]+)>\s*;(.*)/.exec(part.trim());
+		if (match && /rel="?([^";]*\s)?next(\s[^";]*)?"?/i.test(match[2])) return match[1];
+	}
+	return undefined;
+}
+
+function nextFromBody(body: IDataObject): NextPage | undefined {
+	const holders = [body, body.meta, body.pagination, body.links, body.paging].filter(isRecord);
+	for (const holder of holders) {
+		const next = holder.next ?? holder.next_page_url ?? holder.nextPage;
+		if (typeof next === 'string' && next !== '') {
+			return /^(https?:)?\//.test(next) || next.includes('?')
+				? { url: next }
+				: { qs: { cursor: next } };
+		}
+		if (isRecord(next) && typeof next.href === 'string') return { url: next.href };
+		for (const key of CURSOR_KEYS) {
+			const cursor = holder[key];
+			if ((typeof cursor === 'string' && cursor !== '') || typeof cursor === 'number') {
+				return { qs: { cursor } };
+			}
+		}
+		const page = asNumber(holder.page ?? holder.currentPage ?? holder.current_page);
+		const total = asNumber(
+			holder.totalPages ?? holder.total_pages ?? holder.pageCount ?? holder.last_page,
+		);
+		if (page !== undefined && total !== undefined) {
+			return page < total ? { qs: { page: page + 1 } } : undefined;
+		}
+	}
+	return undefined;
+}
+
+/**
+ * Reads a list response in any of the shapes a service may use: a bare array, an object holding
+ * the array (under the resource's plural name, `data`, `items`, `results`, … or its only array),
+ * with or without pagination hints in the body or a `Link` header.
+ */
+export function unwrapList(
+	body: unknown,
+	plural: string,
+	headers: IDataObject = {},
+): ListPage | undefined {
+	const linkNext = nextFromLinkHeader(headers.link ?? headers.Link);
+	if (Array.isArray(body)) {
+		return { records: toRecords(body), next: linkNext ? { url: linkNext } : undefined };
+	}
+	if (!isRecord(body)) return undefined;
+	const list = findList(body, plural);
+	if (!list) return undefined;
+	const next = nextFromBody(body) ?? (linkNext ? { url: linkNext } : undefined);
+	return { records: toRecords(list), next };
+}

@@ -6,7 +6,7 @@ import {
 	parseRetryAfter,
 	readRateLimit,
 	waitForResetMs,
-} from '../../nodes/shared/http/rateLimitHeaders.ts';
+} from '../../../../nodes/shared/http/rateLimitHeaders.ts';
 
 const NOW = Date.parse('2025-03-01T12:00:00.000Z');
 

@@ -5,18 +5,18 @@ import { loadOutputSchema } from 'n8n-core';
 import type { IDataObject, INodeParameters, INodeProperties, INodeType } from 'n8n-workflow';
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { validateJson, type JsonSchema } from '../support/harness/jsonSchema.ts';
-import { runListSearch } from '../support/harness/listSearch.ts';
-import { loadPackageTypes } from '../support/harness/packageTypes.ts';
+import { validateJson, type JsonSchema } from '../../support/harness/jsonSchema.ts';
+import { runListSearch } from '../../support/harness/listSearch.ts';
+import { loadPackageTypes } from '../../support/harness/packageTypes.ts';
 import {
 	byId,
 	fromList,
 	reasonOf,
 	runNode,
 	type RunNodeOptions,
-} from '../support/harness/runNode.ts';
-import { callsTo, serviceAnswer, withSandbox } from '../support/harness/sandbox.ts';
-import { PACKAGE_NAME, PACKAGE_ROOT } from '../support/n8n/paths.ts';
+} from '../../support/harness/runNode.ts';
+import { callsTo, serviceAnswer, withSandbox } from '../../support/harness/sandbox.ts';
+import { PACKAGE_NAME, PACKAGE_ROOT } from '../../support/n8n/paths.ts';
 
 const NODE_DIR = path.join(PACKAGE_ROOT, 'nodes/PerformanceService');
 const SIMPLE_SITE_KEYS = [

@@ -4,17 +4,22 @@ import { loadOutputSchema } from 'n8n-core';
 import { NodeHelpers, type IDataObject, type INodeParameters, type INodeType } from 'n8n-workflow';
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { validateJson, type JsonSchema } from '../support/harness/jsonSchema.ts';
-import { loadPackageTypes } from '../support/harness/packageTypes.ts';
-import { byId } from '../support/harness/runNode.ts';
-import { chain, packageNode, runWorkflow, startNode } from '../support/harness/runWorkflow.ts';
+import { validateJson, type JsonSchema } from '../../../support/harness/jsonSchema.ts';
+import { loadPackageTypes } from '../../../support/harness/packageTypes.ts';
+import { byId } from '../../../support/harness/runNode.ts';
+import {
+	chain,
+	packageNode,
+	runWorkflow,
+	startNode,
+} from '../../../support/harness/runWorkflow.ts';
 import {
 	callsTo,
 	sandboxCredentials,
 	serviceAnswer,
 	withSandbox,
-} from '../support/harness/sandbox.ts';
-import { PACKAGE_NAME, PACKAGE_ROOT } from '../support/n8n/paths.ts';
+} from '../../../support/harness/sandbox.ts';
+import { PACKAGE_NAME, PACKAGE_ROOT } from '../../../support/n8n/paths.ts';
 
 /**
  * Site → Get returns the site with its audits and events by default (interface.md). Node

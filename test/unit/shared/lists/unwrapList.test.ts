@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { nextFromLinkHeader, unwrapList } from '../../nodes/shared/lists/unwrapList.ts';
+import { nextFromLinkHeader, unwrapList } from '../../../../nodes/shared/lists/unwrapList.ts';
 
 const a = { id: 'thr_1' };
 const b = { id: 'thr_2' };

@@ -6,7 +6,7 @@ import {
 	checkFollowedUrl,
 	joinUrl,
 	trimBaseUrl,
-} from '../../nodes/shared/http/baseUrl.ts';
+} from '../../../../nodes/shared/http/baseUrl.ts';
 
 const scheme = fc.constantFrom('http:', 'https:');
 const host = fc.constantFrom('api.example.com', '127.0.0.1', 'security.example.org');

@@ -5,11 +5,11 @@ import { loadOutputSchema } from 'n8n-core';
 import type { INodeParameters, INodeProperties, INodeType } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
-import { validateJson, type JsonSchema } from '../support/harness/jsonSchema.ts';
-import { loadPackageTypes } from '../support/harness/packageTypes.ts';
-import { fromList, runNode } from '../support/harness/runNode.ts';
-import { withSandbox } from '../support/harness/sandbox.ts';
-import { PACKAGE_NAME, PACKAGE_ROOT } from '../support/n8n/paths.ts';
+import { validateJson, type JsonSchema } from '../../support/harness/jsonSchema.ts';
+import { loadPackageTypes } from '../../support/harness/packageTypes.ts';
+import { fromList, runNode } from '../../support/harness/runNode.ts';
+import { withSandbox } from '../../support/harness/sandbox.ts';
+import { PACKAGE_NAME, PACKAGE_ROOT } from '../../support/n8n/paths.ts';
 
 const NODE_DIR = path.join(PACKAGE_ROOT, 'nodes/SecurityService');
 const TRIGGER_DIR = path.join(PACKAGE_ROOT, 'nodes/SecurityService');

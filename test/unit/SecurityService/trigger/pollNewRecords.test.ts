@@ -1,28 +1,31 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
-import { orderOf } from '../../nodes/SecurityService/trigger/recordOrder.ts';
+import { orderOf } from '../../../../nodes/SecurityService/trigger/recordOrder.ts';
 import {
 	ListReader,
 	MAX_PAGES_PER_POLL,
 	type PageRef,
-} from '../../nodes/SecurityService/trigger/pageWalk.ts';
-import { newestRecord } from '../../nodes/SecurityService/trigger/newestRecord.ts';
-import type { Wanted } from '../../nodes/SecurityService/trigger/pollDecisions.ts';
-import { firstPoll, nextPoll } from '../../nodes/SecurityService/trigger/pollNewRecords.ts';
+} from '../../../../nodes/SecurityService/trigger/pageWalk.ts';
+import { newestRecord } from '../../../../nodes/SecurityService/trigger/newestRecord.ts';
+import type { Wanted } from '../../../../nodes/SecurityService/trigger/pollDecisions.ts';
+import { firstPoll, nextPoll } from '../../../../nodes/SecurityService/trigger/pollNewRecords.ts';
 import {
 	configurationFingerprint,
 	MAX_REMEMBERED_IDS,
 	readMemory,
 	storedMemory,
 	type PollMemory,
-} from '../../nodes/SecurityService/trigger/pollMemory.ts';
+} from '../../../../nodes/SecurityService/trigger/pollMemory.ts';
 import {
 	identifyRecords,
 	type IdentifiedRecord,
-} from '../../nodes/SecurityService/trigger/recordIds.ts';
-import { matchesFilters, readFilters } from '../../nodes/SecurityService/trigger/recordFilters.ts';
-import { TRIGGER_EVENTS } from '../../nodes/SecurityService/trigger/triggerEvents.ts';
+} from '../../../../nodes/SecurityService/trigger/recordIds.ts';
+import {
+	matchesFilters,
+	readFilters,
+} from '../../../../nodes/SecurityService/trigger/recordFilters.ts';
+import { TRIGGER_EVENTS } from '../../../../nodes/SecurityService/trigger/triggerEvents.ts';
 
 const node = {
 	name: 'Trigger',

@@ -7,9 +7,9 @@ import {
 	reasonOf,
 	runNode,
 	type RunNodeOptions,
-} from '../support/harness/runNode.ts';
-import { requestsTo, serviceAnswer, withSandbox } from '../support/harness/sandbox.ts';
-import type { SecurityListShape } from '../support/sandbox/index.ts';
+} from '../../support/harness/runNode.ts';
+import { requestsTo, serviceAnswer, withSandbox } from '../../support/harness/sandbox.ts';
+import type { SecurityListShape } from '../../support/sandbox/index.ts';
 
 const sandbox = withSandbox();
 const run = (parameters: INodeParameters, options: RunNodeOptions = {}) =>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { readQueryParameters } from '../../nodes/shared/parameters/queryParameters.ts';
+import { readQueryParameters } from '../../../../nodes/shared/parameters/queryParameters.ts';
 
 describe('readQueryParameters', () => {
 	it('passes names and values as given, skipping unnamed rows', () => {

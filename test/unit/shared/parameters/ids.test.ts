@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { NodeOperationError, type INode } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
-import { toPathSegment } from '../../nodes/shared/parameters/ids.ts';
+import { toPathSegment } from '../../../../nodes/shared/parameters/ids.ts';
 
 const node: INode = {
 	id: 'n1',

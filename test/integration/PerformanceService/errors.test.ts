@@ -1,8 +1,8 @@
 import type { INodeParameters } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
-import { byId, reasonOf, runNode, type RunNodeOptions } from '../support/harness/runNode.ts';
-import { callsTo, closedPort, withSandbox } from '../support/harness/sandbox.ts';
+import { byId, reasonOf, runNode, type RunNodeOptions } from '../../support/harness/runNode.ts';
+import { callsTo, closedPort, withSandbox } from '../../support/harness/sandbox.ts';
 
 // The wording of each message is asserted in messages.test.ts; here: reason codes and what happened.
 const sandbox = withSandbox();

@@ -1,15 +1,15 @@
 import { NodeApiError, type INode } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
-import { PERFORMANCE_SERVICE } from '../../nodes/PerformanceService/transport/index.ts';
+import { PERFORMANCE_SERVICE } from '../../../../nodes/PerformanceService/transport/index.ts';
 import {
 	describeFailure,
 	describeUnreachable,
 	describeUnreadable,
 	serviceError,
-} from '../../nodes/shared/http/serviceErrors.ts';
-import { describeResetTime } from '../../nodes/shared/http/rateLimitMessages.ts';
-import type { ServiceRequest } from '../../nodes/shared/http/serviceTypes.ts';
+} from '../../../../nodes/shared/http/serviceErrors.ts';
+import { describeResetTime } from '../../../../nodes/shared/http/rateLimitMessages.ts';
+import type { ServiceRequest } from '../../../../nodes/shared/http/serviceTypes.ts';
 
 const NOW = Date.parse('2025-03-01T12:00:00.000Z');
 const getSite: ServiceRequest = {

@@ -1,10 +1,10 @@
 import type { INodeParameters } from 'n8n-workflow';
 import { beforeEach, describe, expect, it } from 'vitest';
 
-import { forgetPacers } from '../../nodes/shared/pacing/pacers.ts';
-import { byId, reasonOf, runNode, type RunNodeOptions } from '../support/harness/runNode.ts';
-import { callsTo, requestsTo, withSandbox } from '../support/harness/sandbox.ts';
-import type { ResetFormat } from '../support/sandbox/index.ts';
+import { forgetPacers } from '../../../nodes/shared/pacing/pacers.ts';
+import { byId, reasonOf, runNode, type RunNodeOptions } from '../../support/harness/runNode.ts';
+import { callsTo, requestsTo, withSandbox } from '../../support/harness/sandbox.ts';
+import type { ResetFormat } from '../../support/sandbox/index.ts';
 
 /**
  * At time scale 30 the per-token minute lasts 2 s (a near reset: the node waits for it) and the

@@ -1,9 +1,9 @@
 import type { ICredentialType, IHttpRequestOptions } from 'n8n-workflow';
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { testCredential } from '../support/harness/credentialTest.ts';
-import { loadPackageTypes } from '../support/harness/packageTypes.ts';
-import { callsTo, closedPort, withSandbox } from '../support/harness/sandbox.ts';
+import { testCredential } from '../../support/harness/credentialTest.ts';
+import { loadPackageTypes } from '../../support/harness/packageTypes.ts';
+import { callsTo, closedPort, withSandbox } from '../../support/harness/sandbox.ts';
 
 const sandbox = withSandbox();
 

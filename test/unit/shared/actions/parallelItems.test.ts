@@ -5,7 +5,7 @@ import {
 	DEFAULT_PARALLEL_REQUESTS,
 	parallelRequestsOf,
 	runItemsInParallel,
-} from '../../nodes/shared/actions/parallelItems.ts';
+} from '../../../../nodes/shared/actions/parallelItems.ts';
 
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
 

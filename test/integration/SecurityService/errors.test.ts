@@ -4,9 +4,9 @@ import type { AddressInfo } from 'node:net';
 import type { INodeParameters } from 'n8n-workflow';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
-import { byId, reasonOf, runNode, type RunNodeOptions } from '../support/harness/runNode.ts';
-import { requestsTo, withSandbox } from '../support/harness/sandbox.ts';
-import type { SecurityErrorShape } from '../support/sandbox/index.ts';
+import { byId, reasonOf, runNode, type RunNodeOptions } from '../../support/harness/runNode.ts';
+import { requestsTo, withSandbox } from '../../support/harness/sandbox.ts';
+import type { SecurityErrorShape } from '../../support/sandbox/index.ts';
 
 // The wording of each message is asserted in messages.test.ts; here: reason codes and what happened.
 const sandbox = withSandbox();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { readErrorBody } from '../../nodes/shared/http/errorBody.ts';
+import { readErrorBody } from '../../../../nodes/shared/http/errorBody.ts';
 
 describe('readErrorBody', () => {
 	it('reads `{error:{code,message}}`', () => {

@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import {
 	EPOCH_MILLISECONDS_ABOVE,
 	epochToMilliseconds,
-} from '../../nodes/shared/http/epochTime.ts';
-import { readHeader } from '../../nodes/shared/http/headers.ts';
+} from '../../../../nodes/shared/http/epochTime.ts';
+import { readHeader } from '../../../../nodes/shared/http/headers.ts';
 import {
 	isRecord,
 	nonBlankString,
@@ -13,7 +13,7 @@ import {
 	recordTime,
 	textOf,
 	unwrapRecord,
-} from '../../nodes/shared/lists/recordFields.ts';
+} from '../../../../nodes/shared/lists/recordFields.ts';
 
 describe('isRecord, nonBlankString, textOf', () => {
 	it('tells JSON objects from arrays, null and scalars', () => {

@@ -4,9 +4,9 @@ import type { AddressInfo } from 'node:net';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { runPoll, triggerNode, type PollRun } from '../support/harness/runPoll.ts';
-import { packageNode, runWorkflow } from '../support/harness/runWorkflow.ts';
-import { requestsTo, withSandbox } from '../support/harness/sandbox.ts';
+import { runPoll, triggerNode, type PollRun } from '../../support/harness/runPoll.ts';
+import { packageNode, runWorkflow } from '../../support/harness/runWorkflow.ts';
+import { requestsTo, withSandbox } from '../../support/harness/sandbox.ts';
 
 const sandbox = withSandbox();
 

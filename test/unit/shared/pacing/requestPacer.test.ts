@@ -1,12 +1,17 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
-import { forgetPacers, pacerFor, pacingKey, planClock } from '../../nodes/shared/pacing/pacers.ts';
-import { securityPlanRate } from '../../nodes/SecurityService/transport/index.ts';
+import {
+	forgetPacers,
+	pacerFor,
+	pacingKey,
+	planClock,
+} from '../../../../nodes/shared/pacing/pacers.ts';
+import { securityPlanRate } from '../../../../nodes/SecurityService/transport/index.ts';
 import {
 	RequestPacer,
 	type Admission,
 	type PacerAnswer,
-} from '../../nodes/shared/pacing/requestPacer.ts';
+} from '../../../../nodes/shared/pacing/requestPacer.ts';
 
 const T0 = Date.parse('2026-01-01T00:00:00.000Z');
 const MARGIN = 100;

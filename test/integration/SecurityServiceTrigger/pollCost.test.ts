@@ -1,9 +1,9 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
-import { runPoll, triggerNode, type PollRun } from '../support/harness/runPoll.ts';
-import { requestsTo, withSandbox } from '../support/harness/sandbox.ts';
-import type { SecurityListOrder, SecurityListShape } from '../support/sandbox/index.ts';
+import { runPoll, triggerNode, type PollRun } from '../../support/harness/runPoll.ts';
+import { requestsTo, withSandbox } from '../../support/harness/sandbox.ts';
+import type { SecurityListOrder, SecurityListShape } from '../../support/sandbox/index.ts';
 
 // The plan's pace is not under test here: the sandbox and the credential allow any rate.
 const sandbox = withSandbox({ limits: { securityRequestsPerMinute: 1_000_000 } });

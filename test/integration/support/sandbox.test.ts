@@ -7,9 +7,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
 	PERFORMANCE_LIMITS,
 	PERFORMANCE_SCOPES,
-} from '../../nodes/PerformanceService/transport/serviceValues.ts';
-import { withSandbox } from '../support/harness/sandbox.ts';
-import type { DeliveryRecord } from '../support/sandbox/index.ts';
+} from '../../../nodes/PerformanceService/transport/serviceValues.ts';
+import { withSandbox } from '../../support/harness/sandbox.ts';
+import type { DeliveryRecord } from '../../support/sandbox/index.ts';
 
 interface Received {
 	headers: IncomingHttpHeaders;

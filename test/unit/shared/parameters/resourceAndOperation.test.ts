@@ -5,33 +5,39 @@ import {
 	operationProperty,
 	type HandlersFor,
 	type OperationHandler,
-} from '../../nodes/shared/parameters/resourceAndOperation.ts';
+} from '../../../../nodes/shared/parameters/resourceAndOperation.ts';
 import {
 	auditHandlers,
 	auditOperations,
-} from '../../nodes/PerformanceService/actions/audit/index.ts';
-import { siteHandlers, siteOperations } from '../../nodes/PerformanceService/actions/site/index.ts';
+} from '../../../../nodes/PerformanceService/actions/audit/index.ts';
+import {
+	siteHandlers,
+	siteOperations,
+} from '../../../../nodes/PerformanceService/actions/site/index.ts';
 import {
 	systemHandlers,
 	systemOperations,
-} from '../../nodes/PerformanceService/actions/system/index.ts';
+} from '../../../../nodes/PerformanceService/actions/system/index.ts';
 import {
 	reportHandlers,
 	reportOperations,
-} from '../../nodes/SecurityService/actions/report/index.ts';
-import { scanHandlers, scanOperations } from '../../nodes/SecurityService/actions/scan/index.ts';
+} from '../../../../nodes/SecurityService/actions/report/index.ts';
+import {
+	scanHandlers,
+	scanOperations,
+} from '../../../../nodes/SecurityService/actions/scan/index.ts';
 import {
 	siteHandlers as securitySiteHandlers,
 	siteOperations as securitySiteOperations,
-} from '../../nodes/SecurityService/actions/site/index.ts';
+} from '../../../../nodes/SecurityService/actions/site/index.ts';
 import {
 	threatHandlers,
 	threatOperations,
-} from '../../nodes/SecurityService/actions/threat/index.ts';
+} from '../../../../nodes/SecurityService/actions/threat/index.ts';
 import {
 	updateHandlers,
 	updateOperations,
-} from '../../nodes/SecurityService/actions/update/index.ts';
+} from '../../../../nodes/SecurityService/actions/update/index.ts';
 
 const options = [
 	{ name: 'Get', value: 'get', action: 'Get a thing', description: 'Read one thing' },

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 
-import { testCredential } from '../support/harness/credentialTest.ts';
-import { runListSearch } from '../support/harness/listSearch.ts';
-import { reasonOf } from '../support/harness/runNode.ts';
-import { requestsTo, sandboxCredentials, withSandbox } from '../support/harness/sandbox.ts';
+import { testCredential } from '../../../support/harness/credentialTest.ts';
+import { runListSearch } from '../../../support/harness/listSearch.ts';
+import { reasonOf } from '../../../support/harness/runNode.ts';
+import { requestsTo, sandboxCredentials, withSandbox } from '../../../support/harness/sandbox.ts';
 
 const sandbox = withSandbox();
 const securityRequests = () => requestsTo(sandbox, 'security');

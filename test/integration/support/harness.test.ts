@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { runNode } from '../support/harness/runNode.ts';
+import { runNode } from '../../support/harness/runNode.ts';
 
 describe('execution harness', () => {
 	let server: Server;

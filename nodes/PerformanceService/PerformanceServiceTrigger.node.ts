@@ -8,6 +8,7 @@ import {
 } from 'n8n-workflow';
 
 import { handleDelivery } from './trigger/delivery';
+import { RECORDED_BEFORE_ANSWER } from './trigger/n8nWebhookContract';
 import { triggerProperties } from './trigger/triggerProperties';
 import { assertSigningSecret } from './trigger/signingSecrets';
 
@@ -36,11 +37,7 @@ export class PerformanceServiceTrigger implements INodeType {
 			{
 				name: 'default',
 				httpMethod: 'POST',
-				// n8n answers an accepted delivery only after it has created the execution, with the
-				// `webhookResponse` the node returns: an empty `responseData` selects it (left out,
-				// n8n would send the text "firstEntryJson").
-				responseMode: 'onReceived',
-				responseData: '',
+				...RECORDED_BEFORE_ANSWER,
 				path: 'webhook',
 			},
 		],

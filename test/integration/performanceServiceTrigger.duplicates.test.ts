@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vites
 import {
 	forgetProcessMemory,
 	MAX_STARTED_EVENTS,
+	readStoredEvents,
 	STATIC_DATA_FIELD,
 } from '../../nodes/PerformanceService/trigger/startedEvents.ts';
 import {
@@ -71,9 +72,10 @@ function startedIds(listener: WebhookListener): unknown[] {
 	return listener.runs().flatMap((run) => run.output(TRIGGER).map((item) => item.json.id));
 }
 
+/** The events in the saved static data, digest → seconds. */
 function storedEvents(store: StaticDataStore): IDataObject {
-	return ((store.saved[STATIC_KEY] as IDataObject | undefined)?.[STATIC_DATA_FIELD] ??
-		{}) as IDataObject;
+	const saved = (store.saved[STATIC_KEY] as IDataObject | undefined)?.[STATIC_DATA_FIELD];
+	return Object.fromEntries(readStoredEvents(saved));
 }
 
 describe('Performance Service Trigger: one workflow per event', () => {
@@ -318,6 +320,9 @@ describe('Performance Service Trigger: one workflow per event', () => {
 		expect(Object.keys(listener.staticData.saved[STATIC_KEY] as IDataObject)).toEqual([
 			STATIC_DATA_FIELD,
 		]);
+		const stored = (listener.staticData.saved[STATIC_KEY] as IDataObject)[STATIC_DATA_FIELD];
+		for (const value of Object.values(stored as IDataObject))
+			expect(value).toMatch(/^\d+\.([A-Za-z0-9_-]{28})+$/);
 		expect(Object.entries(events)).toHaveLength(2);
 		for (const [digest, at] of Object.entries(events)) {
 			expect(digest).toMatch(/^[A-Za-z0-9_-]{22}$/);

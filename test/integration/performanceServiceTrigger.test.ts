@@ -7,7 +7,7 @@ import {
 } from 'n8n-workflow';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 
-import { SECRETS_REUSED_FOR_MS } from '../../nodes/PerformanceService/trigger/rememberedSecrets.ts';
+import { SECRETS_REUSED_FOR_MS } from '../../nodes/PerformanceService/trigger/signingSecrets.ts';
 import { PERFORMANCE_EVENT_TYPES as EVENT_TYPES } from '../../nodes/PerformanceService/transport/serviceValues.ts';
 import {
 	epochMillis,

@@ -5,11 +5,12 @@ import {
 	forgetProcessMemory,
 	MAX_STARTED_EVENTS,
 	nodeEvents,
-	readStored,
-	STATIC_DATA_FIELD,
+	readStoredEvents,
 } from '../../nodes/PerformanceService/trigger/startedEvents.ts';
 
 const NOW = 1_763_900_000;
+/** Digests are 22 characters, as `eventDigest` makes them. */
+const [E1, E2, EXPIRED, O0] = ['e1', 'e2', 'expired', 'o0'].map((name) => name.padEnd(22, '-'));
 
 describe('event digest', () => {
 	it('is the id when there is one, whatever else the body holds', () => {
@@ -38,18 +39,6 @@ describe('event digest', () => {
 		expect(eventDigest({}, Buffer.from('evt_1'))).not.toBe(
 			eventDigest({ id: 'evt_1' }, Buffer.from('{}')),
 		);
-	});
-});
-
-describe('stored events', () => {
-	it('reads only digest → number entries', () => {
-		const stored = readStored({ [STATIC_DATA_FIELD]: { a: NOW, b: 'x', c: null, d: NOW + 1 } });
-		expect([...stored]).toEqual([
-			['a', NOW],
-			['d', NOW + 1],
-		]);
-		expect(readStored({})).toEqual(new Map());
-		expect(readStored({ [STATIC_DATA_FIELD]: ['a'] })).toEqual(new Map());
 	});
 });
 
@@ -93,41 +82,83 @@ describe("one process's memory of a trigger node", () => {
 		expect(await last).toBeUndefined();
 	});
 
-	it('keeps nodes apart and learns what the static data holds', async () => {
-		nodeEvents('wf', 'a').absorb(new Map([['e1', NOW]]));
-		expect(await nodeEvents('wf', 'a').claim('e1', NOW - 60)).toBeUndefined();
-		expect(await nodeEvents('wf', 'b').claim('e1', NOW - 60)).toBeDefined();
-		expect(await nodeEvents('other', 'a').claim('e1', NOW - 60)).toBeDefined();
+	it('keeps nodes apart and learns what another process stored', async () => {
+		const other = nodeEvents('wf', 'a-elsewhere');
+		await start(other, E1, NOW);
+		nodeEvents('wf', 'a').absorb(other.stored(NOW - 60));
+		expect(await nodeEvents('wf', 'a').claim(E1, NOW - 60)).toBeUndefined();
+		expect(await nodeEvents('wf', 'b').claim(E1, NOW - 60)).toBeDefined();
+		expect(await nodeEvents('other', 'a').claim(E1, NOW - 60)).toBeDefined();
 	});
 
-	it(`snapshots at most ${MAX_STARTED_EVENTS} events inside the window, newest kept`, () => {
-		const events = nodeEvents('wf', 'node');
-		const stored = new Map<string, number>();
-		for (let index = 0; index < MAX_STARTED_EVENTS + 10; index++)
-			stored.set(`e${index}`, NOW - 1000 + index / 10);
-		stored.set('expired', NOW - 100_000);
-		events.absorb(stored);
-		const snapshot = events.snapshot(NOW - 10_000, ['new', NOW]);
-		const digests = Object.keys(snapshot);
-		expect(digests).toHaveLength(MAX_STARTED_EVENTS);
-		expect(digests).not.toContain('expired');
-		expect(digests).not.toContain('e10');
-		expect(digests).toContain('e11');
-		expect(digests.at(-1)).toBe('new');
-		expect(events.countSince(NOW - 10_000)).toBe(MAX_STARTED_EVENTS);
+	it('takes in only what an origin added since it was last read, and keeps other origins as stored', async () => {
+		const writer = nodeEvents('wf', 'writer');
+		const reader = nodeEvents('wf', 'reader');
+		await start(writer, E1, NOW);
+		const first = writer.stored(NOW - 60);
+		reader.absorb(first);
+		await start(writer, E2, NOW + 1);
+		const second = writer.stored(NOW - 60);
+		// The reader's own save carries the writer's string as it was stored, character for character.
+		reader.absorb(second);
+		expect(reader.stored(NOW - 60)[writer.origin]).toBe(second[writer.origin]);
+		expect(await reader.claim(E1, NOW - 60)).toBeUndefined();
+		expect(await reader.claim(E2, NOW - 60)).toBeUndefined();
+		// An older string of the same origin adds nothing and does not replace the newer one.
+		reader.absorb(first);
+		expect(reader.stored(NOW - 60)[writer.origin]).toBe(second[writer.origin]);
+		expect(reader.storedLacksKnown(second)).toBe(false);
+		expect(reader.storedLacksKnown(first)).toBe(true);
 	});
 
-	it('forgets the oldest events once its memory grows past the bound', async () => {
+	it('reads the format stored before origins (digest → seconds) and stores it in the new one', async () => {
 		const events = nodeEvents('wf', 'node');
-		const many = Array.from({ length: MAX_STARTED_EVENTS * 2 }, (_, index): [string, number] => [
-			`e${index}`,
-			NOW - 5000 + index / 10,
+		events.absorb({ [E1]: NOW, [EXPIRED]: NOW - 100_000, junk: 'x' });
+		expect(await events.claim(E1, NOW - 60)).toBeUndefined();
+		const stored = events.stored(NOW - 60);
+		expect(Object.keys(stored)).toEqual([events.origin]);
+		expect([...readStoredEvents(stored)]).toEqual([[E1, NOW]]);
+	});
+
+	it(`stores at most ${MAX_STARTED_EVENTS} events inside the window, the oldest of any origin forgotten first`, async () => {
+		const older = nodeEvents('wf', 'older');
+		const events = nodeEvents('wf', 'node');
+		await start(older, EXPIRED, NOW - 100_000);
+		await start(older, O0, NOW - 2000);
+		events.absorb(older.stored(NOW - 200_000));
+		for (let index = 0; index < MAX_STARTED_EVENTS; index++)
+			await start(events, `e${index}`.padEnd(22, '-'), NOW - 1000 + Math.floor(index / 10));
+		const stored = readStoredEvents(events.stored(NOW - 10_000));
+		expect(stored.size).toBe(MAX_STARTED_EVENTS);
+		expect(stored.has(EXPIRED)).toBe(false);
+		expect(stored.has(O0)).toBe(false);
+		expect(stored.has('e0'.padEnd(22, '-'))).toBe(true);
+		expect(await events.claim(O0, NOW - 10_000)).toBeDefined();
+		expect(await events.claim(E1.padEnd(22, '-'), NOW - 10_000)).toBeUndefined();
+	});
+
+	it('keeps every record it stores readable: 22 digest characters and 6 of seconds per event', async () => {
+		const events = nodeEvents('wf', 'node');
+		await start(events, 'A'.repeat(22), NOW);
+		await start(events, 'B'.repeat(22), 2 ** 36 - 1);
+		const value = events.stored(NOW - 60)[events.origin] as string;
+		expect(value).toMatch(/^2\.([A-Za-z0-9_-]{28}){2}$/);
+		expect([...readStoredEvents({ x: value })]).toEqual([
+			['A'.repeat(22), NOW],
+			['B'.repeat(22), 2 ** 36 - 1],
 		]);
-		events.absorb(new Map(many));
-		events.prune(NOW - 10_000);
-		expect(await events.claim('e0', NOW - 10_000)).toBeDefined();
-		expect(await events.claim(`e${MAX_STARTED_EVENTS * 2 - 1}`, NOW - 10_000)).toBeUndefined();
-		expect(await events.claim(`e${MAX_STARTED_EVENTS}`, NOW - 10_000)).toBeUndefined();
-		expect(await events.claim(`e${MAX_STARTED_EVENTS - 1}`, NOW - 10_000)).toBeDefined();
+		expect(readStoredEvents({ x: '1.tooShort', y: ['a'], z: '5.' + 'A'.repeat(28) })).toEqual(
+			new Map([['A'.repeat(22), 0]]),
+		);
 	});
 });
+
+/** Claims and settles an event as started, as a recorded delivery does. */
+async function start(
+	events: ReturnType<typeof nodeEvents>,
+	digest: string,
+	at: number,
+): Promise<void> {
+	const claim = await events.claim(digest, at - 1);
+	events.settle(digest, claim!, true, at);
+}

@@ -10,9 +10,9 @@ import {
 	type VerificationResult,
 } from './webhookSignature';
 import { ALL_EVENTS, DEFAULT_DUPLICATE_WINDOW_HOURS } from './triggerProperties';
-import { accept, reject, reply, type DeliveryResponse } from './answers';
-import { signingSecretsFor } from './rememberedSecrets';
 import { claimEventStart } from './n8nWebhookContract';
+import { reject, reply, type DeliveryResponse } from './rejections';
+import { signingSecretsFor } from './signingSecrets';
 
 /**
  * The service's events are a few kilobytes; a larger body is refused before the HMAC is computed,
@@ -164,18 +164,19 @@ async function receive(
 	if (!isSelected(settings.events, eventTypeOf(body))) {
 		return reply(res, 200, { received: true, ignored: 'event_not_selected' });
 	}
-	const writeBeforeSave = await claimEventStart(ctx, {
+	const accept = await claimEventStart(ctx, {
 		body,
 		rawBody,
 		windowSeconds: settings.duplicateWindowSeconds,
 		receivedAtMs: receivedAt.getTime(),
 	});
-	if (!writeBeforeSave) return reply(res, 200, { received: true, duplicate: true });
+	if (!accept) return reply(res, 200, { received: true, duplicate: true });
 
-	const json = settings.includeDeliveryHeaders
-		? withDelivery(body, headers, receivedAt, verification.secretIndex)
-		: body;
-	return accept(json, writeBeforeSave);
+	return accept(
+		settings.includeDeliveryHeaders
+			? withDelivery(body, headers, receivedAt, verification.secretIndex)
+			: body,
+	);
 }
 
 /**

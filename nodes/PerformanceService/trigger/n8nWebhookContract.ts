@@ -1,56 +1,49 @@
-import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
+/**
+ * Everything in the trigger that depends on how n8n orders its work for a webhook call. The
+ * trigger promises that a 2xx means n8n recorded the delivery's execution, and that one event
+ * starts one workflow across retries, restarts, crashes and processes. Both rest on these
+ * assumptions, read from n8n 2.41 (`packages/cli/src/webhooks/webhook-helpers.ts`
+ * `executeWebhook`, `live-webhooks.ts` `LiveWebhooks.executeWebhook`,
+ * `workflow-runner.ts` `WorkflowRunner.run` / `establishContextForPersistence`,
+ * `workflow-static-data.service.ts` `saveStaticData`; `n8n-workflow` `ObservableObject`):
+ *
+ * A1  With `responseMode: 'onReceived'`, n8n creates the execution (a row in its database)
+ *     before it sends the answer, and answers with the node's `webhookResponse`.
+ *     n8n 1.x answers first and records after, for every trigger: there a 2xx does not mean
+ *     recorded, and a crash right after it can lose the event (README, "Compatibility").
+ * A2  n8n reads `webhookResponse` of what `webhook()` returned after creating the execution and
+ *     before saving the static data.
+ * A3  n8n saves the node's static data changed in `webhook()` with `JSON.stringify` (so a
+ *     `toJSON` value is called then) before it sends the answer, and every process reads the
+ *     static data from the database when it loads the workflow for a call.
+ * A4  Preparing the execution, n8n wraps the static data anew, which clears its "changed" mark:
+ *     a write made only during `webhook()` would not be saved.
+ * A5  The response emits 'finish' once the answer is sent; 'close' without 'finish' means no
+ *     answer was sent.
+ *
+ * `test/contract/` checks A1 and A3 in each supported n8n version and names the one that broke.
+ */
+import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import {
-	eventDigest,
-	nodeEvents,
-	readStored,
-	STATIC_DATA_FIELD,
-	type Claim,
-	type NodeEvents,
-} from './startedEvents';
+import { eventDigest, nodeEvents, STATIC_DATA_FIELD, type Claim } from './startedEvents';
 
-/** The parts of n8n's response object (a Node.js ServerResponse) that tell how a delivery was answered. */
+/** The webhook description that selects A1: answered by n8n once the execution exists. */
+export const RECORDED_BEFORE_ANSWER = {
+	responseMode: 'onReceived',
+	// Left out, n8n would answer with the text "firstEntryJson" instead of `webhookResponse`.
+	responseData: '',
+} as const;
+
+/** What n8n answers an accepted delivery with. */
+export const ACCEPTED_ANSWER: IDataObject = { received: true };
+
+/** Starts the workflow with `json`, answered by n8n once the execution is recorded. */
+export type AcceptDelivery = (json: IDataObject) => IWebhookResponseData;
+
+/** The parts of n8n's response object (a Node.js ServerResponse) that tell how it was answered. */
 interface AnsweredResponse {
 	statusCode: number;
 	once?: (event: 'finish' | 'close', listener: () => void) => unknown;
-}
-
-/**
- * What the call writes into the static data: the events are listed when n8n serialises it to
- * save it, not now. n8n saves the static data whole, and several deliveries are in progress at
- * once, each with its own copy loaded at its start; the last save wins. Listing at save time
- * puts into each save every event this process knows started by then, including those whose own
- * save came a moment earlier, so a later save does not drop them. n8n saves after it has
- * created the execution, so the call's own event counts as started from its save on.
- */
-function eventsListedAtSave(list: () => IDataObject, saved: () => void): IDataObject {
-	const listed = {
-		toJSON: (): IDataObject => {
-			saved();
-			return list();
-		},
-	};
-	return listed as unknown as IDataObject;
-}
-
-/** Ends the claim when n8n has answered: started when the answer is a 2xx (n8n sends it once the execution exists). */
-function settleWhenAnswered(
-	res: AnsweredResponse,
-	events: NodeEvents,
-	digest: string,
-	claim: Claim,
-	at: number,
-): void {
-	if (typeof res.once !== 'function') {
-		events.settle(digest, claim, true, at);
-		return;
-	}
-	res.once('finish', () => {
-		events.settle(digest, claim, res.statusCode >= 200 && res.statusCode < 300, at);
-	});
-	res.once('close', () => {
-		events.settle(digest, claim, false, at);
-	});
 }
 
 export interface StartOnceOptions {
@@ -61,63 +54,81 @@ export interface StartOnceOptions {
 	receivedAtMs: number;
 }
 
-/** Writes the event into the static data again; call it when n8n reads the answer, just before it saves. */
-export type WriteBeforeSave = () => void;
+/** Starts the workflow without remembering the event. */
+const acceptOnly: AcceptDelivery = (json) => answerWhenRecorded(json, () => undefined);
 
-const NOTHING_TO_WRITE: WriteBeforeSave = () => undefined;
+/** A2: `beforeSave` runs when n8n reads the answer, after the execution exists. */
+function answerWhenRecorded(json: IDataObject, beforeSave: () => void): IWebhookResponseData {
+	const result: IWebhookResponseData = { workflowData: [[{ json }]] };
+	Object.defineProperty(result, 'webhookResponse', {
+		enumerable: true,
+		get: () => {
+			beforeSave();
+			return ACCEPTED_ANSWER;
+		},
+	});
+	return result;
+}
+
+/** A5: the claim ends as started when n8n sent a 2xx, as not started when it sent none. */
+function settleWhenAnswered(res: AnsweredResponse, onAnswered: (started: boolean) => void): void {
+	if (typeof res.once !== 'function') {
+		onAnswered(true);
+		return;
+	}
+	res.once('finish', () => onAnswered(res.statusCode >= 200 && res.statusCode < 300));
+	res.once('close', () => onAnswered(false));
+}
 
 /**
  * Whether a verified delivery of a selected event may start the workflow: `undefined` when this
  * trigger node already started a workflow for the same event within the window (in this process,
- * in another one, or before a restart). Otherwise the event is written into the static data n8n
- * saves before it answers, and remembered here from that save on.
+ * in another one, or before a restart); otherwise how to accept it.
  */
 export async function claimEventStart(
 	ctx: IWebhookFunctions,
 	options: StartOnceOptions,
-): Promise<WriteBeforeSave | undefined> {
+): Promise<AcceptDelivery | undefined> {
 	const staticData = ctx.getWorkflowStaticData('node');
 	if (options.windowSeconds <= 0) {
 		if (staticData[STATIC_DATA_FIELD] !== undefined) delete staticData[STATIC_DATA_FIELD];
-		return NOTHING_TO_WRITE;
+		return acceptOnly;
 	}
 	// Test runs from the editor always start: a delivery sent to the Test URL is one the user asked for.
-	if (ctx.getMode() === 'manual') return NOTHING_TO_WRITE;
+	if (ctx.getMode() === 'manual') return acceptOnly;
 
 	const now = Math.floor(options.receivedAtMs / 1000);
 	const since = now - options.windowSeconds;
-	const stored = readStored(staticData);
 	const events = nodeEvents(ctx.getWorkflow().id ?? '', ctx.getNode().id);
+	// A3: what every process saved, as this call loaded it.
+	const stored = staticData[STATIC_DATA_FIELD];
 	events.absorb(stored);
-	events.prune(since);
 
 	const digest = eventDigest(options.body, options.rawBody);
-	const claim = await events.claim(digest, since);
+	const claim: Claim | undefined = await events.claim(digest, since);
+	const listedAtSave = (onSave?: () => void): IDataObject =>
+		({
+			toJSON: (): IDataObject => {
+				onSave?.();
+				return events.stored(since);
+			},
+		}) as unknown as IDataObject;
+
 	if (!claim) {
-		// Put back what this process knows and the database lost to a concurrent save.
-		if (events.countSince(since) > [...stored.values()].filter((at) => at > since).length) {
-			staticData[STATIC_DATA_FIELD] = events.snapshot(since);
-		}
+		// Puts back what this process knows and a concurrent save dropped from the database.
+		if (events.storedLacksKnown(stored)) staticData[STATIC_DATA_FIELD] = listedAtSave();
 		return undefined;
 	}
 
-	const listed = eventsListedAtSave(
-		() => events.snapshot(since, [digest, now]),
-		() => events.settle(digest, claim, true, now),
-	);
-	settleWhenAnswered(
-		ctx.getResponseObject() as unknown as AnsweredResponse,
-		events,
-		digest,
-		claim,
-		now,
-	);
-	// Written now and again just before n8n saves: preparing the execution, n8n 2.x wraps the
-	// static data anew (WorkflowRunner.establishContextForPersistence), which clears its
-	// "changed" mark, so the save would skip a write made only now.
+	const settle = (started: boolean): void => events.settle(digest, claim, started, now);
+	settleWhenAnswered(ctx.getResponseObject() as unknown as AnsweredResponse, settle);
+	// A3: listed when n8n saves, so the save holds every event this process knows by then, also
+	// those whose own saves came a moment earlier; the call's own event counts from its save on.
+	const listed = listedAtSave(() => settle(true));
 	const write = (): void => {
 		staticData[STATIC_DATA_FIELD] = listed;
 	};
 	write();
-	return write;
+	// A4: written again when n8n reads the answer (A2), just before it saves.
+	return (json) => answerWhenRecorded(json, write);
 }

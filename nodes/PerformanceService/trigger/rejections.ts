@@ -50,7 +50,7 @@ export const REJECTIONS: Record<Rejection, { status: number; message: string }> 
 	internal_error: { status: 500, message: 'The delivery could not be processed.' },
 };
 
-/** Answers the request now, and tells n8n that it is answered and that no workflow starts. */
+/** Answers the request now (a rejection, a duplicate, an event not selected): no workflow starts. */
 export function reply(
 	res: DeliveryResponse,
 	status: number,
@@ -68,26 +68,4 @@ export function reply(
 export function reject(res: DeliveryResponse, reason: Rejection): IWebhookResponseData {
 	const { status, message } = REJECTIONS[reason];
 	return reply(res, status, { error: reason, message });
-}
-
-/** What n8n answers an accepted delivery with (see the webhook description's `responseData`). */
-export const ACCEPTED_ANSWER: IDataObject = { received: true };
-
-/**
- * Starts the workflow with one item, leaving the answer to n8n: with the response mode
- * "onReceived", n8n sends `webhookResponse` with status 200 once it has created the execution,
- * so a 2xx always means the delivery is recorded. n8n reads `webhookResponse` for that answer
- * after creating the execution and just before it saves the static data: `beforeAnswer` runs
- * at each read.
- */
-export function accept(json: IDataObject, beforeAnswer: () => void): IWebhookResponseData {
-	const result: IWebhookResponseData = { workflowData: [[{ json }]] };
-	Object.defineProperty(result, 'webhookResponse', {
-		enumerable: true,
-		get: () => {
-			beforeAnswer();
-			return ACCEPTED_ANSWER;
-		},
-	});
-	return result;
 }

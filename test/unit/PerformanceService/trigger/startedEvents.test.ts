@@ -6,7 +6,7 @@ import {
 	MAX_STARTED_EVENTS,
 	nodeEvents,
 	readStoredEvents,
-} from '../../nodes/PerformanceService/trigger/startedEvents.ts';
+} from '../../../../nodes/PerformanceService/trigger/startedEvents.ts';
 
 const NOW = 1_763_900_000;
 /** Digests are 22 characters, as `eventDigest` makes them. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { setNewest } from '../../nodes/PerformanceService/trigger/keepNewest.ts';
+import { setNewest } from '../../../../nodes/PerformanceService/trigger/keepNewest.ts';
 
 describe('setNewest', () => {
 	it('keeps at most max entries, forgetting the least recently set first', () => {

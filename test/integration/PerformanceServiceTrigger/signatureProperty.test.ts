@@ -1,13 +1,13 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { epochMillis, epochSeconds, postDelivery, sign } from '../support/harness/deliveries.ts';
-import { packageNode } from '../support/harness/runWorkflow.ts';
+import { epochMillis, epochSeconds, postDelivery, sign } from '../../support/harness/deliveries.ts';
+import { packageNode } from '../../support/harness/runWorkflow.ts';
 import {
 	startWebhookListener,
 	type WebhookListener,
 	type WebhookSetup,
-} from '../support/harness/runWebhook.ts';
+} from '../../support/harness/runWebhook.ts';
 
 const TRIGGER = 'Performance Service Trigger';
 

@@ -7,23 +7,23 @@ import {
 } from 'n8n-workflow';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 
-import { SECRETS_REUSED_FOR_MS } from '../../nodes/PerformanceService/trigger/signingSecrets.ts';
-import { PERFORMANCE_EVENT_TYPES as EVENT_TYPES } from '../../nodes/PerformanceService/transport/serviceValues.ts';
+import { SECRETS_REUSED_FOR_MS } from '../../../nodes/PerformanceService/trigger/signingSecrets.ts';
+import { PERFORMANCE_EVENT_TYPES as EVENT_TYPES } from '../../../nodes/PerformanceService/transport/serviceValues.ts';
 import {
 	epochMillis,
 	epochSeconds,
 	eventBody,
 	postDelivery,
 	sign,
-} from '../support/harness/deliveries.ts';
-import { packageNode, type Credentials } from '../support/harness/runWorkflow.ts';
+} from '../../support/harness/deliveries.ts';
+import { packageNode, type Credentials } from '../../support/harness/runWorkflow.ts';
 import {
 	activateWebhook,
 	runWebhookMethod,
 	startWebhookListener,
 	type WebhookListener,
 	type WebhookSetup,
-} from '../support/harness/runWebhook.ts';
+} from '../../support/harness/runWebhook.ts';
 
 const SECRET = 'whsec_current_3c1f0a9e77d2';
 const PREVIOUS = 'whsec_previous_81b4e6d20c5a';

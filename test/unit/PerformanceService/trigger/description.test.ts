@@ -3,9 +3,9 @@ import path from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import { PerformanceServiceTrigger } from '../../nodes/PerformanceService/PerformanceServiceTrigger.node.ts';
-import { PERFORMANCE_EVENT_TYPES as EVENT_TYPES } from '../../nodes/PerformanceService/transport/serviceValues.ts';
-import { PACKAGE_ROOT } from '../support/n8n/paths.ts';
+import { PerformanceServiceTrigger } from '../../../../nodes/PerformanceService/PerformanceServiceTrigger.node.ts';
+import { PERFORMANCE_EVENT_TYPES as EVENT_TYPES } from '../../../../nodes/PerformanceService/transport/serviceValues.ts';
+import { PACKAGE_ROOT } from '../../../support/n8n/paths.ts';
 
 const { description } = new PerformanceServiceTrigger();
 const SCHEMA_DIR = path.join(PACKAGE_ROOT, 'nodes/PerformanceService/__schema__');

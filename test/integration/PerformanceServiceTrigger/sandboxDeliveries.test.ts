@@ -4,13 +4,13 @@ import path from 'node:path';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { PERFORMANCE_EVENT_TYPES as EVENT_TYPES } from '../../nodes/PerformanceService/transport/serviceValues.ts';
-import { validateJson, type JsonSchema } from '../support/harness/jsonSchema.ts';
-import { packageNode } from '../support/harness/runWorkflow.ts';
-import { startWebhookListener, type WebhookListener } from '../support/harness/runWebhook.ts';
-import { sandboxCredentials, withSandbox } from '../support/harness/sandbox.ts';
-import { PACKAGE_ROOT } from '../support/n8n/paths.ts';
-import type { DeliveryRecord } from '../support/sandbox/index.ts';
+import { PERFORMANCE_EVENT_TYPES as EVENT_TYPES } from '../../../nodes/PerformanceService/transport/serviceValues.ts';
+import { validateJson, type JsonSchema } from '../../support/harness/jsonSchema.ts';
+import { packageNode } from '../../support/harness/runWorkflow.ts';
+import { startWebhookListener, type WebhookListener } from '../../support/harness/runWebhook.ts';
+import { sandboxCredentials, withSandbox } from '../../support/harness/sandbox.ts';
+import { PACKAGE_ROOT } from '../../support/n8n/paths.ts';
+import type { DeliveryRecord } from '../../support/sandbox/index.ts';
 
 const TRIGGER = 'Performance Service Trigger';
 const NEW_SECRET = 'whsec_rotated_6e0b94c2d1aa';

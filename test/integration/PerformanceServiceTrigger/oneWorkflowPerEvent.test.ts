@@ -6,21 +6,21 @@ import {
 	MAX_STARTED_EVENTS,
 	readStoredEvents,
 	STATIC_DATA_FIELD,
-} from '../../nodes/PerformanceService/trigger/startedEvents.ts';
+} from '../../../nodes/PerformanceService/trigger/startedEvents.ts';
 import {
 	epochSeconds,
 	eventBody,
 	postDelivery,
 	sign,
 	type DeliveryAnswer,
-} from '../support/harness/deliveries.ts';
-import { packageNode } from '../support/harness/runWorkflow.ts';
+} from '../../support/harness/deliveries.ts';
+import { packageNode } from '../../support/harness/runWorkflow.ts';
 import {
 	startWebhookListener,
 	type StaticDataStore,
 	type WebhookListener,
 	type WebhookSetup,
-} from '../support/harness/runWebhook.ts';
+} from '../../support/harness/runWebhook.ts';
 
 const SECRET = 'whsec_dedupe_7c2e91b04f3a';
 const TRIGGER = 'Performance Service Trigger';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
-import { EPOCH_MILLISECONDS_ABOVE } from '../../nodes/shared/http/epochTime.ts';
+import { EPOCH_MILLISECONDS_ABOVE } from '../../../../nodes/shared/http/epochTime.ts';
 import {
 	checkTimestampWindow,
 	computeSignature,
@@ -9,8 +9,8 @@ import {
 	verifyDelivery,
 	type SignedDelivery,
 	type VerifyOptions,
-} from '../../nodes/PerformanceService/trigger/webhookSignature.ts';
-import { sign } from '../support/harness/deliveries.ts';
+} from '../../../../nodes/PerformanceService/trigger/webhookSignature.ts';
+import { sign } from '../../../support/harness/deliveries.ts';
 
 const SECRET = 'whsec_unit_current';
 const PREVIOUS = 'whsec_unit_previous';

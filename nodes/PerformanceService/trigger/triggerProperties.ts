@@ -1,8 +1,41 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import { PERFORMANCE_EVENT_TYPES, type PerformanceEventType } from '../transport/serviceValues';
 
 import { DEFAULT_TOLERANCE_SECONDS } from './webhookSignature';
 
 export const ALL_EVENTS = '*';
+
+/** How each event type the service delivers is shown: the type checker asks for every one. */
+const EVENTS: Record<PerformanceEventType, { name: string; description: string }> = {
+	'alert.opened': { name: 'Alert Opened', description: 'An alert is opened' },
+	'alert.resolved': { name: 'Alert Resolved', description: 'An alert is resolved' },
+	'artifact.published': {
+		name: 'Artifact Published',
+		description: 'Critical CSS or unused CSS was regenerated, e.g. after a reoptimization',
+	},
+	'audit.completed': {
+		name: 'Audit Completed',
+		description: 'A page-performance audit run finished',
+	},
+	'audit.regression': {
+		name: 'Audit Regression',
+		description: 'A metric dropped past its target',
+	},
+	'site.added': { name: 'Site Added', description: 'A site was created' },
+};
+
+/** The event types by name, with "All Events" among them. */
+function eventOptions(): INodePropertyOptions[] {
+	return [
+		...PERFORMANCE_EVENT_TYPES.map((value) => ({ ...EVENTS[value], value })),
+		{
+			name: 'All Events',
+			value: ALL_EVENTS,
+			description: 'Every event type, including ones the service adds later',
+		},
+	].sort((a, b) => a.name.localeCompare(b.name));
+}
 
 /** Long enough for the service's 5 attempts with backoff. */
 export const DEFAULT_DUPLICATE_WINDOW_HOURS = 24;
@@ -23,32 +56,7 @@ export const triggerProperties: INodeProperties[] = [
 		default: [ALL_EVENTS],
 		description:
 			'The event types that start the workflow. Verified deliveries of other types are acknowledged and start nothing.',
-		options: [
-			{ name: 'Alert Opened', value: 'alert.opened', description: 'An alert is opened' },
-			{ name: 'Alert Resolved', value: 'alert.resolved', description: 'An alert is resolved' },
-			{
-				name: 'All Events',
-				value: ALL_EVENTS,
-				description: 'Every event type, including ones the service adds later',
-			},
-			{
-				name: 'Artifact Published',
-				value: 'artifact.published',
-				description:
-					'Critical CSS or unused CSS was regenerated, for example after a reoptimization',
-			},
-			{
-				name: 'Audit Completed',
-				value: 'audit.completed',
-				description: 'A page-performance audit run finished',
-			},
-			{
-				name: 'Audit Regression',
-				value: 'audit.regression',
-				description: 'A metric dropped past its target',
-			},
-			{ name: 'Site Added', value: 'site.added', description: 'A site was created' },
-		],
+		options: eventOptions(),
 	},
 	{
 		displayName: 'Options',

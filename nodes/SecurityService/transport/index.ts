@@ -4,16 +4,13 @@ import { serviceTransport } from '../../shared/http/serviceTransport';
 import type { ServiceProfile } from '../../shared/http/serviceTypes';
 import { perMinute } from '../../shared/pacing/pacers';
 import type { PlanRate } from '../../shared/pacing/requestPacer';
-import { SECURITY_PLAN_LIMITS } from './planLimits';
-
-type SecurityPlan = keyof typeof SECURITY_PLAN_LIMITS;
+import { DEFAULT_SECURITY_PLAN, SECURITY_PLAN_LIMITS, SECURITY_PLANS } from './planLimits';
 
 /** The rate of the credential's plan; a missing or unknown plan counts as Standard, the strictest. */
 export function securityPlanRate(
 	credentials: ICredentialDataDecryptedObject,
 ): PlanRate | undefined {
-	const plans = Object.keys(SECURITY_PLAN_LIMITS) as SecurityPlan[];
-	const plan = plans.find((name) => name === credentials.plan) ?? 'standard';
+	const plan = SECURITY_PLANS.find((name) => name === credentials.plan) ?? DEFAULT_SECURITY_PLAN;
 	return perMinute(SECURITY_PLAN_LIMITS[plan]);
 }
 

@@ -75,7 +75,7 @@ export class PerformanceServiceApi implements ICredentialType {
 			type: 'string',
 			default: '',
 			required: true,
-			placeholder: 'https://api.example.com/v1',
+			placeholder: 'e.g. https://api.example.com/v1',
 			description:
 				'Base address of the API, including the version segment (e.g. /v1). A trailing slash is fine.',
 		},

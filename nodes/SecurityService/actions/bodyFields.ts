@@ -20,7 +20,7 @@ export function additionalFieldsProperty(
 		type: 'json',
 		default: '{}',
 		displayOptions: { show: { resource: [resource], operation: [operation] } },
-		description: `Further fields to send in the JSON body, as an object, e.g. ${example}. The fields above take precedence over fields of the same name here.`,
+		description: `Further fields to send to the service, as a JSON object, e.g. ${example}. The fields above take precedence over fields of the same name here.`,
 	};
 }
 

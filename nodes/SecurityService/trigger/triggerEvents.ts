@@ -28,7 +28,7 @@ export const TRIGGER_EVENTS: TriggerEvent[] = [
 	{
 		value: 'newThreat',
 		name: 'New Threat',
-		description: 'A threat appears in the threat list (GET /threats)',
+		description: 'A threat appears in the threat list',
 		path: '/threats',
 		plural: 'threats',
 		filters: [
@@ -46,7 +46,7 @@ export const TRIGGER_EVENTS: TriggerEvent[] = [
 	{
 		value: 'newScan',
 		name: 'New Scan',
-		description: 'A scan appears in the scan list (GET /scans)',
+		description: 'A scan appears in the scan list',
 		path: '/scans',
 		plural: 'scans',
 		filters: [
@@ -62,7 +62,7 @@ export const TRIGGER_EVENTS: TriggerEvent[] = [
 	{
 		value: 'newUpdate',
 		name: 'New Update',
-		description: 'An available update appears in the update list (GET /updates)',
+		description: 'An available update appears in the update list',
 		path: '/updates',
 		plural: 'updates',
 		filters: [
@@ -73,7 +73,7 @@ export const TRIGGER_EVENTS: TriggerEvent[] = [
 	{
 		value: 'newReport',
 		name: 'New Report',
-		description: 'A report appears in the report list (GET /reports)',
+		description: 'A report appears in the report list',
 		path: '/reports',
 		plural: 'reports',
 		filters: [SITE],

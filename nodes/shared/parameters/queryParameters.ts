@@ -21,7 +21,7 @@ export function queryParametersProperty(
 		default: {},
 		displayOptions,
 		description:
-			'Parameters added to the request URL as they are, e.g. a filter the service accepts (status = open) or a page size (per_page = 100)',
+			'Name and value pairs passed to the service as they are, e.g. a filter it accepts (status = open) or a page size (per_page = 100)',
 		options: [
 			{
 				name: 'parameters',

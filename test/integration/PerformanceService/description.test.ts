@@ -398,11 +398,11 @@ describe('node description', () => {
 				(candidate) => candidate.options as Array<{ action?: string; description?: string }>,
 			);
 		expect(options.map((option) => option.action).sort()).toEqual([
-			'Get a site',
 			'Get many audits',
 			'Get many sites',
+			'Get site',
 			'Get system health',
-			'Reoptimize a site',
+			'Reoptimize site',
 		]);
 		for (const option of options) expect(option.description?.length).toBeGreaterThan(20);
 	});

@@ -12,7 +12,7 @@ const operations = [
 	{
 		name: 'Get',
 		value: 'get',
-		action: 'Get a site',
+		action: 'Get site',
 		description: 'Read one site by ID with its status, audits and events',
 	},
 	{
@@ -24,7 +24,7 @@ const operations = [
 	{
 		name: 'Reoptimize',
 		value: 'reoptimize',
-		action: 'Reoptimize a site',
+		action: 'Reoptimize site',
 		description:
 			'Queue critical CSS regeneration, an unused CSS scan and fresh audits for a site (needs the audits:write scope; 20 per site per hour)',
 	},

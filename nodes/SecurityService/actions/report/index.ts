@@ -11,7 +11,7 @@ const operations = [
 		name: 'Get Many',
 		value: 'getAll',
 		action: 'Get many reports',
-		description: 'List the security reports of the sites (GET /reports)',
+		description: 'List the security reports of the sites',
 	},
 ] as const;
 

@@ -12,13 +12,13 @@ const operations = [
 		name: 'Get Many',
 		value: 'getAll',
 		action: 'Get many scans',
-		description: 'List the scans of the tenant (GET /scans)',
+		description: 'List the scans of the tenant',
 	},
 	{
 		name: 'Trigger',
 		value: 'trigger',
-		action: 'Trigger a scan',
-		description: 'Start a security scan of a site (POST /scans/trigger)',
+		action: 'Trigger scan',
+		description: 'Start a security scan of a site',
 	},
 ] as const;
 

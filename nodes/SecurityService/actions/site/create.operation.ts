@@ -18,7 +18,7 @@ export const description: INodeProperties[] = [
 		type: 'string',
 		required: true,
 		default: '',
-		placeholder: 'https://www.example.com',
+		placeholder: 'e.g. https://www.example.com',
 		displayOptions,
 		description: 'Address of the site to protect, with http:// or https://',
 	},

@@ -11,14 +11,14 @@ const operations = [
 	{
 		name: 'Create',
 		value: 'create',
-		action: 'Create a site',
-		description: 'Add a site to protect (POST /sites)',
+		action: 'Create site',
+		description: 'Add a site for the service to protect',
 	},
 	{
 		name: 'Get Many',
 		value: 'getAll',
 		action: 'Get many sites',
-		description: 'List the sites of the tenant (GET /sites)',
+		description: 'List the sites of the tenant',
 	},
 ] as const;
 

@@ -12,13 +12,13 @@ const operations = [
 		name: 'Get Many',
 		value: 'getAll',
 		action: 'Get many threats',
-		description: 'List the threats found on the sites (GET /threats)',
+		description: 'List the threats found on the sites',
 	},
 	{
 		name: 'Resolve',
 		value: 'resolve',
-		action: 'Resolve a threat',
-		description: 'Mark a threat as resolved (PATCH /threats/{ID}/resolve)',
+		action: 'Resolve threat',
+		description: 'Mark a threat as resolved',
 	},
 ] as const;
 

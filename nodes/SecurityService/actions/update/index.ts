@@ -11,7 +11,7 @@ const operations = [
 		name: 'Get Many',
 		value: 'getAll',
 		action: 'Get many updates',
-		description: 'List the core, plugin and theme updates available for the sites (GET /updates)',
+		description: 'List the core, plugin and theme updates available for the sites',
 	},
 ] as const;
 

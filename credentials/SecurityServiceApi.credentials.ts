@@ -7,6 +7,12 @@ import type {
 } from 'n8n-workflow';
 
 import { BASE_URL_EXPRESSION } from '../nodes/shared/http/baseUrl';
+import {
+	DEFAULT_SECURITY_PLAN,
+	planDisplayName,
+	SECURITY_PLAN_LIMITS,
+	SECURITY_PLANS,
+} from '../nodes/SecurityService/transport/planLimits';
 
 export class SecurityServiceApi implements ICredentialType {
 	name = 'securityServiceApi';
@@ -53,12 +59,8 @@ export class SecurityServiceApi implements ICredentialType {
 			displayName: 'Plan',
 			name: 'plan',
 			type: 'options',
-			options: [
-				{ name: 'Standard (100 Requests per Minute)', value: 'standard' },
-				{ name: 'Agency (500 Requests per Minute)', value: 'agency' },
-				{ name: 'Enterprise (Unlimited)', value: 'enterprise' },
-			],
-			default: 'standard',
+			options: SECURITY_PLANS.map((plan) => ({ name: planDisplayName(plan), value: plan })),
+			default: DEFAULT_SECURITY_PLAN,
 			description:
 				"The tenant's plan. The nodes keep every request made with this credential within the plan's limit, shared by all workflows in this n8n instance.",
 		},
@@ -107,8 +109,7 @@ export class SecurityServiceApi implements ICredentialType {
 				type: 'responseCode',
 				properties: {
 					value: 429,
-					message:
-						"The key works, but the plan's request limit is used up right now (Standard 100, Agency 500 per minute): try again in a minute.",
+					message: `The key works, but the plan's request limit is used up right now (Standard ${SECURITY_PLAN_LIMITS.standard}, Agency ${SECURITY_PLAN_LIMITS.agency} per minute): try again in a minute.`,
 				},
 			},
 		],

@@ -39,86 +39,26 @@ interface Settings {
 	duplicateWindowSeconds: number;
 }
 
-/** A non-negative number, else the fallback (never "off" by accident). */
-function nonNegative(value: unknown, fallback: number): number {
-	const number = Number(value ?? fallback);
-	return Number.isFinite(number) && number >= 0 ? number : fallback;
-}
-
-function readSettings(ctx: IWebhookFunctions): Settings {
-	const events = ctx.getNodeParameter('events', [ALL_EVENTS]) as unknown;
-	const options = ctx.getNodeParameter('options', {}) as TriggerOptions;
-	return {
-		events: Array.isArray(events) ? events.map(String) : [String(events)],
-		toleranceSeconds: nonNegative(options.timestampTolerance, DEFAULT_TOLERANCE_SECONDS),
-		includeDeliveryHeaders: options.includeDeliveryHeaders === true,
-		duplicateWindowSeconds:
-			nonNegative(options.duplicateWindowHours, DEFAULT_DUPLICATE_WINDOW_HOURS) * 3600,
-	};
-}
-
-/** The exact request bytes; n8n reads them before the node runs (`readRawBody` if it did not). */
-async function readRawBody(request: DeliveryRequest): Promise<Buffer | undefined> {
-	if (!Buffer.isBuffer(request.rawBody) && typeof request.readRawBody === 'function') {
-		await request.readRawBody();
-	}
-	return Buffer.isBuffer(request.rawBody) ? request.rawBody : undefined;
-}
-
-function parseJsonObject(rawBody: Buffer): IDataObject | undefined {
+/**
+ * Handles one delivery. Rejections, duplicates and unselected events are answered here at once
+ * and start nothing. A verified delivery of a new, selected event returns workflow data and is
+ * answered by n8n only once it has created the execution: a 2xx means the event is recorded.
+ */
+export async function handleDelivery(ctx: IWebhookFunctions): Promise<IWebhookResponseData> {
+	const res = ctx.getResponseObject() as DeliveryResponse;
 	try {
-		const parsed: unknown = JSON.parse(rawBody.toString('utf8'));
-		return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)
-			? (parsed as IDataObject)
-			: undefined;
-	} catch {
-		return undefined;
+		return await receive(ctx, res);
+	} catch (error) {
+		// Throwing here would let n8n record a failed execution for an unverified request.
+		ctx.logger.error('Performance Service Trigger could not process a delivery', {
+			error: (error as Error).message,
+			workflowId: ctx.getWorkflow().id,
+		});
+		return reject(res, 'internal_error');
 	}
 }
 
-/** The body's `type`, else its `event`. */
-function eventTypeOf(body: IDataObject): string | undefined {
-	if (typeof body.type === 'string') return body.type;
-	return typeof body.event === 'string' ? body.event : undefined;
-}
-
-function isSelected(events: string[], type: string | undefined): boolean {
-	return events.includes(ALL_EVENTS) || (type !== undefined && events.includes(type));
-}
-
-/** The body plus `_delivery`: the request headers, the receive time and which secret verified it. */
-function withDelivery(
-	body: IDataObject,
-	headers: IDataObject,
-	receivedAt: Date,
-	secretIndex: number,
-): IDataObject {
-	return {
-		...body,
-		_delivery: {
-			headers: { ...headers },
-			receivedAt: receivedAt.toISOString(),
-			signedWith: secretIndex === 0 ? 'current' : 'previous',
-		},
-	};
-}
-
-/** Secrets that verify nothing make it read the credential again: the user may just have rotated the secret. */
-async function verifyAgainstCredential(
-	ctx: IWebhookFunctions,
-	delivery: SignedDelivery,
-	toleranceSeconds: number,
-	receivedAtMs: number,
-): Promise<VerificationResult> {
-	const options = { toleranceSeconds, nowMs: receivedAtMs };
-	const read = await signingSecretsFor(ctx, receivedAtMs);
-	const verification = verifyDelivery(delivery, { ...options, secrets: read.secrets });
-	if (verification.ok || verification.reason !== 'signature_mismatch' || read.readForThisCall)
-		return verification;
-	const newer = await signingSecretsFor(ctx, Date.now(), read.number);
-	return verifyDelivery(delivery, { ...options, secrets: newer.secrets });
-}
-
+/** Verify, parse, filter, claim the event, build the item: each step may answer at once. */
 async function receive(
 	ctx: IWebhookFunctions,
 	res: DeliveryResponse,
@@ -179,21 +119,82 @@ async function receive(
 	);
 }
 
-/**
- * Handles one delivery. Rejections, duplicates and unselected events are answered here at once
- * and start nothing. A verified delivery of a new, selected event returns workflow data and is
- * answered by n8n only once it has created the execution: a 2xx means the event is recorded.
- */
-export async function handleDelivery(ctx: IWebhookFunctions): Promise<IWebhookResponseData> {
-	const res = ctx.getResponseObject() as DeliveryResponse;
-	try {
-		return await receive(ctx, res);
-	} catch (error) {
-		// Throwing here would let n8n record a failed execution for an unverified request.
-		ctx.logger.error('Performance Service Trigger could not process a delivery', {
-			error: (error as Error).message,
-			workflowId: ctx.getWorkflow().id,
-		});
-		return reject(res, 'internal_error');
+/** A non-negative number, else the fallback (never "off" by accident). */
+function nonNegative(value: unknown, fallback: number): number {
+	const number = Number(value ?? fallback);
+	return Number.isFinite(number) && number >= 0 ? number : fallback;
+}
+
+function readSettings(ctx: IWebhookFunctions): Settings {
+	const events = ctx.getNodeParameter('events', [ALL_EVENTS]) as unknown;
+	const options = ctx.getNodeParameter('options', {}) as TriggerOptions;
+	return {
+		events: Array.isArray(events) ? events.map(String) : [String(events)],
+		toleranceSeconds: nonNegative(options.timestampTolerance, DEFAULT_TOLERANCE_SECONDS),
+		includeDeliveryHeaders: options.includeDeliveryHeaders === true,
+		duplicateWindowSeconds:
+			nonNegative(options.duplicateWindowHours, DEFAULT_DUPLICATE_WINDOW_HOURS) * 3600,
+	};
+}
+
+/** The exact request bytes; n8n reads them before the node runs (`readRawBody` if it did not). */
+async function readRawBody(request: DeliveryRequest): Promise<Buffer | undefined> {
+	if (!Buffer.isBuffer(request.rawBody) && typeof request.readRawBody === 'function') {
+		await request.readRawBody();
 	}
+	return Buffer.isBuffer(request.rawBody) ? request.rawBody : undefined;
+}
+
+/** Secrets that verify nothing make it read the credential again: the user may just have rotated the secret. */
+async function verifyAgainstCredential(
+	ctx: IWebhookFunctions,
+	delivery: SignedDelivery,
+	toleranceSeconds: number,
+	receivedAtMs: number,
+): Promise<VerificationResult> {
+	const options = { toleranceSeconds, nowMs: receivedAtMs };
+	const read = await signingSecretsFor(ctx, receivedAtMs);
+	const verification = verifyDelivery(delivery, { ...options, secrets: read.secrets });
+	if (verification.ok || verification.reason !== 'signature_mismatch' || read.readForThisCall)
+		return verification;
+	const newer = await signingSecretsFor(ctx, Date.now(), read.number);
+	return verifyDelivery(delivery, { ...options, secrets: newer.secrets });
+}
+
+function parseJsonObject(rawBody: Buffer): IDataObject | undefined {
+	try {
+		const parsed: unknown = JSON.parse(rawBody.toString('utf8'));
+		return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)
+			? (parsed as IDataObject)
+			: undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/** The body's `type`, else its `event`. */
+function eventTypeOf(body: IDataObject): string | undefined {
+	if (typeof body.type === 'string') return body.type;
+	return typeof body.event === 'string' ? body.event : undefined;
+}
+
+function isSelected(events: string[], type: string | undefined): boolean {
+	return events.includes(ALL_EVENTS) || (type !== undefined && events.includes(type));
+}
+
+/** The body plus `_delivery`: the request headers, the receive time and which secret verified it. */
+function withDelivery(
+	body: IDataObject,
+	headers: IDataObject,
+	receivedAt: Date,
+	secretIndex: number,
+): IDataObject {
+	return {
+		...body,
+		_delivery: {
+			headers: { ...headers },
+			receivedAt: receivedAt.toISOString(),
+			signedWith: secretIndex === 0 ? 'current' : 'previous',
+		},
+	};
 }

@@ -2,10 +2,14 @@
  * Everything in the trigger that depends on how n8n orders its work for a webhook call. The
  * trigger promises that a 2xx means n8n recorded the delivery's execution, and that one event
  * starts one workflow across retries, restarts, crashes and processes. Both rest on these
- * assumptions, read from n8n 2.41 (`packages/cli/src/webhooks/webhook-helpers.ts`
- * `executeWebhook`, `live-webhooks.ts` `LiveWebhooks.executeWebhook`,
- * `workflow-runner.ts` `WorkflowRunner.run` / `establishContextForPersistence`,
- * `workflow-static-data.service.ts` `saveStaticData`; `n8n-workflow` `ObservableObject`):
+ * assumptions, read from n8n 2.41.1 (packages/cli/src): `WebhookHelpers.executeWebhook`
+ * (webhooks/webhook-helpers.ts) runs the workflow, then reads the answer with
+ * `extractWebhookOnReceivedResponse` and hands it to the callback of `LiveWebhooks.executeWebhook`
+ * (webhooks/live-webhooks.ts), which saves the static data with
+ * `WorkflowStaticDataService.saveStaticData` before the answer is sent; `WorkflowRunner.run`
+ * (workflow-runner.ts) creates the execution through `ActiveExecutions.add` →
+ * `ExecutionPersistence.create`, after `establishContextForPersistence`; n8n-workflow's
+ * `ObservableObject` marks changed static data.
  *
  * A1  With `responseMode: 'onReceived'`, n8n creates the execution (a row in its database)
  *     before it sends the answer, and answers with the node's `webhookResponse`.
@@ -21,7 +25,8 @@
  * A5  The response emits 'finish' once the answer is sent; 'close' without 'finish' means no
  *     answer was sent.
  *
- * `test/contract/` checks A1 and A3 in each supported n8n version and names the one that broke.
+ * `test/contract/` checks A1 and A3 in the newest n8n 1.x, the pinned 2.x and the newest 2.x, and
+ * names the assumption that broke; a weekly CI workflow runs it against the newest n8n.
  */
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 

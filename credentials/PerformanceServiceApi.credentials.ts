@@ -105,7 +105,7 @@ export class PerformanceServiceApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			description:
-				'Optional, for rotating the secret without missed deliveries: while Webhook Signing Secret holds the new secret, deliveries signed with this older one are accepted too. Clear it once the service uses the new secret.',
+				"Optional, for rotating the secret without missed deliveries: while 'Webhook Signing Secret' holds the new secret, deliveries signed with this older one are accepted too. Clear it once the service uses the new secret.",
 		},
 	];
 

@@ -12,17 +12,17 @@ const EVENTS: Record<PerformanceEventType, { name: string; description: string }
 	'alert.resolved': { name: 'Alert Resolved', description: 'An alert is resolved' },
 	'artifact.published': {
 		name: 'Artifact Published',
-		description: 'Critical CSS or unused CSS was regenerated, e.g. after a reoptimization',
+		description: 'Critical CSS or unused CSS is regenerated, e.g. after a reoptimization',
 	},
 	'audit.completed': {
 		name: 'Audit Completed',
-		description: 'A page-performance audit run finished',
+		description: 'A page-performance audit finishes',
 	},
 	'audit.regression': {
 		name: 'Audit Regression',
-		description: 'A metric dropped past its target',
+		description: 'A metric drops past its target',
 	},
-	'site.added': { name: 'Site Added', description: 'A site was created' },
+	'site.added': { name: 'Site Added', description: 'A site is added' },
 };
 
 /** The event types by name, with "All Events" among them. */
@@ -43,7 +43,7 @@ export const DEFAULT_DUPLICATE_WINDOW_HOURS = 24;
 export const triggerProperties: INodeProperties[] = [
 	{
 		displayName:
-			'Copy the Production URL from "Webhook URLs" above into the Optimize → Integrations section of the performance service, together with the same signing secret as "Webhook Signing Secret" on the credential. The service has no API to register webhooks, so activating this workflow registers nothing: the URL must be entered there by hand. Use the Test URL only while testing in the editor.',
+			"Copy the Production URL from 'Webhook URLs' above into the Optimize → Integrations section of the performance service, together with the same signing secret as 'Webhook Signing Secret' on the credential. The service has no API to register webhooks, so activating this workflow registers nothing: the URL must be entered there by hand. Use the Test URL only while testing in the editor.",
 		name: 'setupNotice',
 		type: 'notice',
 		default: '',
@@ -72,7 +72,7 @@ export const triggerProperties: INodeProperties[] = [
 				typeOptions: { minValue: 0, maxValue: 720 },
 				default: DEFAULT_DUPLICATE_WINDOW_HOURS,
 				description:
-					"A verified delivery of an event that already started this workflow within this many hours (the same event ID in the body, or the same body where there is none) is answered 200 as a duplicate and starts nothing. The default covers all 5 attempts of the service's retries. 0 turns the check off.",
+					"A verified delivery of an event that already started this workflow within this many hours (same event ID, or the same content when it has no ID) is acknowledged as a duplicate and starts nothing. The default covers all 5 of the service's delivery attempts. 0 turns the check off.",
 			},
 			{
 				displayName: 'Include Delivery Headers',
@@ -80,7 +80,7 @@ export const triggerProperties: INodeProperties[] = [
 				type: 'boolean',
 				default: false,
 				description:
-					'Whether to add a "_delivery" field with the request headers, the time the delivery was received and which signing secret (current or previous) verified it',
+					"Whether to add a '_delivery' field with the delivery's headers, the time the delivery was received and which signing secret (current or previous) verified it",
 			},
 			{
 				displayName: 'Timestamp Tolerance (Seconds)',

@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { testCredential } from '../../support/harness/credentialTest.ts';
 import { loadPackageTypes } from '../../support/harness/packageTypes.ts';
 import { callsTo, closedPort, withSandbox } from '../../support/harness/sandbox.ts';
+import { expectFailuresToldApart } from '../credentialFailures.ts';
 
 const sandbox = withSandbox();
 
@@ -42,19 +43,15 @@ describe('the credential test (GET <base URL>/sites)', () => {
 		const wrongBaseUrl = await test(`${sandbox.origin}/performance`, sandbox.tokens.readOnly);
 		const unreachable = await test(`http://127.0.0.1:${port}/v1`, sandbox.tokens.readOnly);
 
-		expect(badToken).toEqual({
-			status: 'Error',
-			message:
-				'The service rejected the API token (auth_invalid): check that the token is complete and has not been revoked.',
-		});
-		expect(wrongBaseUrl).toEqual({
-			status: 'Error',
-			message:
-				'No API answered at <base URL>/sites: check the base URL, including the version segment (e.g. https://api.example.com/v1).',
-		});
-		// n8n's tester reports a connection failure by its error code.
-		expect(unreachable).toEqual({ status: 'Error', message: 'ECONNREFUSED' });
-		expect(new Set([badToken.message, wrongBaseUrl.message, unreachable.message]).size).toBe(3);
+		expectFailuresToldApart(
+			{ rejected: badToken, wrongBaseUrl, unreachable },
+			{
+				rejected:
+					'The service rejected the API token (auth_invalid): check that the token is complete and has not been revoked.',
+				wrongBaseUrl:
+					'No API answered at <base URL>/sites: check the base URL, including the version segment (e.g. https://api.example.com/v1).',
+			},
+		);
 	});
 
 	it('names the missing scope for a token that may not read sites', async () => {

@@ -1,13 +1,11 @@
-import type { INodeParameters } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
-import { byId, reasonOf, runNode, type RunNodeOptions } from '../../support/harness/runNode.ts';
-import { callsTo, closedPort, withSandbox } from '../../support/harness/sandbox.ts';
+import { byId, reasonOf } from '../../support/harness/runNode.ts';
+import { callsTo, closedPort } from '../../support/harness/sandbox.ts';
+import { performanceSandbox } from './performanceNode.ts';
 
 // The wording of each message is asserted in messages.test.ts; here: reason codes and what happened.
-const sandbox = withSandbox();
-const run = (parameters: INodeParameters, options: RunNodeOptions = {}) =>
-	runNode('performanceService', parameters, { sandbox, ...options });
+const { sandbox, run } = performanceSandbox();
 
 const getSite = (id: string) => ({ resource: 'site', operation: 'get', siteId: byId(id) });
 const reoptimize = (id: string) => ({

@@ -1,10 +1,10 @@
-import type { INodeParameters } from 'n8n-workflow';
 import { beforeEach, describe, expect, it } from 'vitest';
 
 import { forgetPacers } from '../../../nodes/shared/pacing/pacers.ts';
-import { byId, reasonOf, runNode, type RunNodeOptions } from '../../support/harness/runNode.ts';
-import { callsTo, requestsTo, withSandbox } from '../../support/harness/sandbox.ts';
+import { byId, reasonOf } from '../../support/harness/runNode.ts';
+import { callsTo, requestsTo } from '../../support/harness/sandbox.ts';
 import type { ResetFormat } from '../../support/sandbox/index.ts';
+import { performanceSandbox } from './performanceNode.ts';
 
 /**
  * At time scale 30 the per-token minute lasts 2 s (a near reset: the node waits for it) and the
@@ -13,9 +13,7 @@ import type { ResetFormat } from '../../support/sandbox/index.ts';
 const TIME_SCALE = 30;
 const NEAR_WAIT_LIMIT_MS = 65_000;
 
-const sandbox = withSandbox({ timeScale: TIME_SCALE });
-const run = (parameters: INodeParameters, options: RunNodeOptions = {}) =>
-	runNode('performanceService', parameters, { sandbox, ...options });
+const { sandbox, run } = performanceSandbox({ timeScale: TIME_SCALE });
 
 const health = { resource: 'system', operation: 'getHealth' };
 const reoptimize = (id: string) => ({

@@ -1,18 +1,14 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import type { INodeParameters } from 'n8n-workflow';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
-import { byId, reasonOf, runNode, type RunNodeOptions } from '../../support/harness/runNode.ts';
-import { requestsTo, withSandbox } from '../../support/harness/sandbox.ts';
+import { byId, reasonOf } from '../../support/harness/runNode.ts';
 import type { SecurityErrorShape } from '../../support/sandbox/index.ts';
+import { securitySandbox } from './securityNode.ts';
 
 // The wording of each message is asserted in messages.test.ts; here: reason codes and what happened.
-const sandbox = withSandbox();
-const run = (parameters: INodeParameters, options: RunNodeOptions = {}) =>
-	runNode('securityService', parameters, { sandbox, ...options });
-const securityRequests = () => requestsTo(sandbox, 'security');
+const { sandbox, run, securityRequests } = securitySandbox();
 
 const createWithBadUrl = { resource: 'site', operation: 'create', url: 'not a url' };
 

@@ -1,46 +1,19 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
-import { runPoll, triggerNode, type PollRun } from '../../support/harness/runPoll.ts';
-import { requestsTo, withSandbox } from '../../support/harness/sandbox.ts';
+import type { PollRun } from '../../support/harness/runPoll.ts';
+import { requestsTo } from '../../support/harness/sandbox.ts';
 import type { SecurityListOrder, SecurityListShape } from '../../support/sandbox/index.ts';
+import { ids, NODE_NAME, threats, triggerSandbox } from './securityTrigger.ts';
 
 // The plan's pace is not under test here: the sandbox and the credential allow any rate.
-const sandbox = withSandbox({ limits: { securityRequestsPerMinute: 1_000_000 } });
+const { sandbox, poll } = triggerSandbox(
+	{ limits: { securityRequestsPerMinute: 1_000_000 } },
+	{ plan: 'enterprise' },
+);
 
-const NODE_NAME = 'Security Trigger';
-const threats = { event: 'newThreat' };
 const PAGED_SHAPES: SecurityListShape[] = ['pageNumbers', 'nextLinks', 'cursors', 'paginated'];
 const ORDERS: SecurityListOrder[] = ['oldestFirst', 'newestFirst'];
-
-interface PollSettings {
-	pollBudgetMs?: number | null;
-	durableCursors?: boolean;
-	mode?: 'trigger' | 'manual';
-}
-
-function poll(
-	parameters: INodeParameters,
-	staticData?: IDataObject,
-	settings: PollSettings = {},
-): Promise<PollRun> {
-	return runPoll({
-		node: triggerNode('securityServiceTrigger', parameters, 'securityServiceApi', NODE_NAME),
-		credentials: {
-			securityServiceApi: {
-				baseUrl: sandbox.securityUrl,
-				apiKey: sandbox.securityKey,
-				plan: 'enterprise',
-			},
-		},
-		staticData,
-		...settings,
-	});
-}
-
-function ids(run: PollRun): string[] {
-	return run.items.map((item) => String(item.json.id));
-}
 
 /** Security requests the sandbox received while `action` ran. */
 async function counted<T>(action: () => Promise<T>): Promise<{ value: T; requests: number }> {

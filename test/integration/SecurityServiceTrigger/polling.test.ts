@@ -1,45 +1,10 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IDataObject } from 'n8n-workflow';
+import { describe, expect, it } from 'vitest';
 
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requestsTo } from '../../support/harness/sandbox.ts';
+import { ids, memoryIds, threats, triggerSandbox } from './securityTrigger.ts';
 
-import { runPoll, triggerNode, type PollRun } from '../../support/harness/runPoll.ts';
-import { packageNode, runWorkflow } from '../../support/harness/runWorkflow.ts';
-import { requestsTo, withSandbox } from '../../support/harness/sandbox.ts';
-
-const sandbox = withSandbox();
-
-const NODE_NAME = 'Security Trigger';
-
-function credentials(baseUrl = sandbox.securityUrl) {
-	return { securityServiceApi: { baseUrl, apiKey: sandbox.securityKey } };
-}
-
-function poll(
-	parameters: INodeParameters,
-	staticData?: IDataObject,
-	options: { mode?: 'trigger' | 'manual'; baseUrl?: string; activation?: 'activate' | 'init' } = {},
-): Promise<PollRun> {
-	return runPoll({
-		node: triggerNode('securityServiceTrigger', parameters, 'securityServiceApi', NODE_NAME),
-		credentials: credentials(options.baseUrl),
-		staticData,
-		mode: options.mode,
-		activation: options.activation,
-	});
-}
-
-function ids(run: PollRun): unknown[] {
-	return run.items.map((item) => item.json.id);
-}
-
-function memoryIds(staticData: IDataObject | undefined): string[] {
-	const node = staticData?.[`node:${NODE_NAME}`] as { seen?: { ids: string[] } } | undefined;
-	return node?.seen?.ids ?? [];
-}
-
-const threats = { event: 'newThreat' };
+const { sandbox, poll } = triggerSandbox();
 
 describe('Security Service Trigger: polling', () => {
 	it('first activation emits nothing and remembers what exists', async () => {
@@ -175,111 +140,5 @@ describe('Security Service Trigger: polling', () => {
 		expect(failed.staticData).toEqual(first.staticData);
 
 		expect(ids(await poll(threats, failed.staticData))).toEqual(['thr_28']);
-	});
-});
-
-describe('Security Service Trigger: manual test run', () => {
-	it('emits the newest record through the editor’s manual execution, leaving the memory alone', async () => {
-		sandbox.addThreat({ title: 'Newest', detectedAt: new Date(Date.now() + 60_000).toISOString() });
-		const node = packageNode('securityServiceTrigger', threats, {
-			name: NODE_NAME,
-			credentials: ['securityServiceApi'],
-		});
-		const result = await runWorkflow(
-			{ nodes: [node], connections: {} },
-			{ credentials: credentials(), mode: 'manual' },
-		);
-
-		expect(result.run.status).toBe('success');
-		expect(result.output(NODE_NAME).map((item) => item.json)).toEqual([
-			expect.objectContaining({ id: 'thr_28', title: 'Newest' }),
-		]);
-		// The run may look at the memory (none here) but writes nothing: n8n's change flag stays off.
-		const nodeData = result.workflow.staticData[`node:${NODE_NAME}`] as IDataObject;
-		expect(Object.keys(nodeData)).toEqual([]);
-		expect(nodeData.__dataChanged).toBe(false);
-	});
-
-	it('picks the newest by ID when records carry no usable date', async () => {
-		sandbox.addScan({ status: 'queued', startedAt: null });
-		const scans = await poll({ event: 'newScan' }, undefined, { mode: 'manual' });
-		expect(ids(scans)).toEqual(['scn_5']);
-
-		const updates = await poll({ event: 'newUpdate' }, undefined, { mode: 'manual' });
-		expect(ids(updates)).toEqual(['upd_5']);
-	});
-
-	it('applies the filters and emits nothing when nothing matches', async () => {
-		const high = await poll({ event: 'newThreat', filters: { severity: 'high' } }, undefined, {
-			mode: 'manual',
-		});
-		expect(high.items).toHaveLength(1);
-		expect(high.items[0].json.severity).toBe('high');
-
-		const none = await poll({ event: 'newThreat', filters: { severity: 'unknown' } }, undefined, {
-			mode: 'manual',
-		});
-		expect(none.result).toBeNull();
-	});
-});
-
-describe('Security Service Trigger: records without IDs', () => {
-	let server: Server;
-	let baseUrl: string;
-	let body: unknown = [];
-
-	beforeAll(async () => {
-		server = createServer((_request, response) => {
-			response.setHeader('content-type', 'application/json');
-			response.end(JSON.stringify(body));
-		});
-		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-		baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
-	});
-	afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
-
-	it('fails with a clear error, emits nothing and keeps its memory', async () => {
-		body = { threats: [{ id: 't1', title: 'a' }] };
-		const first = await poll(threats, undefined, { baseUrl });
-		expect(memoryIds(first.staticData)).toEqual(['t1']);
-
-		body = {
-			threats: [
-				{ id: 't1', title: 'a' },
-				{ title: 'b', severity: 'high' },
-				{ uuid: 'x', title: 'c' },
-			],
-		};
-		const failed = await poll(threats, first.staticData, { baseUrl });
-		expect(failed.items).toEqual([]);
-		expect(failed.error?.name).toBe('NodeOperationError');
-		expect(failed.error?.message).toBe(
-			'2 of 3 threats in the list have no "id" field, so new ones cannot be told apart',
-		);
-		expect((failed.error as Error & { description?: string }).description).toContain(
-			'Fields of the first record without an ID: title, severity',
-		);
-		expect(failed.saved).toBe(false);
-
-		// Once the IDs are back, only the truly new record is emitted: no flood.
-		body = {
-			threats: [
-				{ id: 't1', title: 'a' },
-				{ id: 't2', title: 'b' },
-			],
-		};
-		expect(ids(await poll(threats, failed.staticData, { baseUrl }))).toEqual(['t2']);
-	});
-
-	it('fails the same way on the first activation and in a manual run', async () => {
-		body = [{ title: 'no id' }];
-		const first = await poll(threats, undefined, { baseUrl });
-		expect(first.error?.message).toBe(
-			'1 of 1 threats in the list have no "id" field, so new ones cannot be told apart',
-		);
-		expect(first.saved).toBe(false);
-
-		const manual = await poll(threats, undefined, { baseUrl, mode: 'manual' });
-		expect(manual.error?.name).toBe('NodeOperationError');
 	});
 });

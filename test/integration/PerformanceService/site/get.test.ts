@@ -1,25 +1,20 @@
-import path from 'node:path';
-
 import { loadOutputSchema } from 'n8n-core';
 import { NodeHelpers, type IDataObject, type INodeParameters, type INodeType } from 'n8n-workflow';
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { validateJson, type JsonSchema } from '../../../support/harness/jsonSchema.ts';
+import { type JsonSchema } from '../../../support/harness/jsonSchema.ts';
 import { loadPackageTypes } from '../../../support/harness/packageTypes.ts';
-import { byId } from '../../../support/harness/runNode.ts';
+import { byId, fromList } from '../../../support/harness/runNode.ts';
 import {
 	chain,
 	packageNode,
 	runWorkflow,
 	startNode,
 } from '../../../support/harness/runWorkflow.ts';
-import {
-	callsTo,
-	sandboxCredentials,
-	serviceAnswer,
-	withSandbox,
-} from '../../../support/harness/sandbox.ts';
-import { PACKAGE_NAME, PACKAGE_ROOT } from '../../../support/n8n/paths.ts';
+import { callsTo, sandboxCredentials } from '../../../support/harness/sandbox.ts';
+import { PACKAGE_NAME } from '../../../support/n8n/paths.ts';
+import { expectOutputMatches, outputSchema } from '../../outputSchema.ts';
+import { NODE_DIR, performanceSandbox, SIMPLE_SITE_KEYS } from '../performanceNode.ts';
 
 /**
  * Site → Get returns the site with its audits and events by default (interface.md). Node
@@ -27,18 +22,8 @@ import { PACKAGE_NAME, PACKAGE_ROOT } from '../../../support/n8n/paths.ts';
  * they saved it off, since n8n saves only values that differ from the default.
  */
 
-const sandbox = withSandbox();
-const SIMPLE_GET_KEYS = [
-	'id',
-	'name',
-	'hostname',
-	'status',
-	'auditCount',
-	'latestAudit',
-	'latestScores',
-	'eventCount',
-	'latestEvent',
-];
+const { sandbox, run, serviceJson } = performanceSandbox();
+const SIMPLE_GET_KEYS = [...SIMPLE_SITE_KEYS, 'eventCount', 'latestEvent'];
 
 async function getSite(typeVersion: number, parameters: INodeParameters = {}) {
 	const node = packageNode(
@@ -54,11 +39,9 @@ async function getSite(typeVersion: number, parameters: INodeParameters = {}) {
 	return run.output('Get site').map((item) => item.json);
 }
 
-/** The site as the service answers it, read directly (the recorded requests are cleared afterwards). */
-
 describe('Site → Get, node version 2 (new nodes)', () => {
 	it('returns the site with its audits and events by default', async () => {
-		const site = (await serviceAnswer(sandbox, 'performance', '/sites/site_1')) as IDataObject;
+		const site = await serviceJson('/sites/site_1');
 		const output = await getSite(2);
 
 		expect(output).toEqual([site]);
@@ -86,15 +69,10 @@ describe('Site → Get, node version 2 (new nodes)', () => {
 	});
 
 	it('matches the version 2 output schema', async () => {
-		const schema = loadOutputSchema({
-			nodeDir: path.join(PACKAGE_ROOT, 'nodes/PerformanceService'),
-			version: 2,
-			resource: 'site',
-			operation: 'get',
-		}) as JsonSchema | undefined;
+		const schema = outputSchema(NODE_DIR, 'site', 'get', 2);
 		const [site] = await getSite(2);
 
-		expect(Object.keys(schema?.properties ?? {})).toEqual([
+		expect(Object.keys(schema.properties ?? {})).toEqual([
 			'id',
 			'name',
 			'hostname',
@@ -102,15 +80,14 @@ describe('Site → Get, node version 2 (new nodes)', () => {
 			'audits',
 			'events',
 		]);
-		expect(validateJson(schema as JsonSchema, site)).toEqual([]);
-		expect(Object.keys(site).filter((key) => !(key in (schema?.properties ?? {})))).toEqual([]);
+		expectOutputMatches(schema, [site]);
 	});
 });
 
 describe('output schemas of version 2', () => {
 	const schemaOf = (version: number, resource: string, operation: string) =>
 		loadOutputSchema({
-			nodeDir: path.join(PACKAGE_ROOT, 'nodes/PerformanceService'),
+			nodeDir: NODE_DIR,
 			version,
 			resource,
 			operation,
@@ -140,9 +117,7 @@ describe('Site → Get, node version 1 (saved workflows)', () => {
 	});
 
 	it('keeps Simplify off when the workflow saved it off', async () => {
-		expect(await getSite(1, { simplify: false })).toEqual([
-			(await serviceAnswer(sandbox, 'performance', '/sites/site_1')) as IDataObject,
-		]);
+		expect(await getSite(1, { simplify: false })).toEqual([await serviceJson('/sites/site_1')]);
 	});
 });
 
@@ -181,5 +156,73 @@ describe('what n8n saves and fills in', () => {
 		expect(filledIn(1, get)?.simplify).toBe(true);
 		expect(filledIn(2, getMany)?.simplify).toBe(true);
 		expect(filledIn(1, getMany)?.simplify).toBe(true);
+	});
+});
+
+describe('site: Get', () => {
+	it('returns the site with its audits and events when Simplify is off', async () => {
+		const expected = await serviceJson('/sites/site_2');
+		const result = await run({
+			resource: 'site',
+			operation: 'get',
+			siteId: byId('site_2'),
+			simplify: false,
+		});
+
+		expect(result.json).toEqual([expected]);
+		expect((expected.events as IDataObject[]).map((event) => event.type)).toEqual([
+			'audit.completed',
+			'audit.completed',
+			'audit.completed',
+			'audit.completed',
+			'site.added',
+		]);
+		expect(callsTo(sandbox, 'performance')).toEqual([
+			{
+				method: 'GET',
+				path: '/sites/site_2',
+				query: {},
+				auth: `Bearer ${sandbox.tokens.readWrite}`,
+			},
+		]);
+	});
+
+	it('summarizes audits and events by default', async () => {
+		const { events } = await serviceJson('/sites/site_1');
+		const newest = (events as IDataObject[])[0];
+		const result = await run({ resource: 'site', operation: 'get', siteId: byId('site_1') });
+		expect(result.json).toHaveLength(1);
+		expect(Object.keys(result.json[0])).toEqual([...SIMPLE_SITE_KEYS, 'eventCount', 'latestEvent']);
+		expect(result.json[0]).toMatchObject({
+			id: 'site_1',
+			auditCount: 4,
+			eventCount: 5,
+		});
+		expect(result.json[0].latestEvent).toEqual({
+			id: newest.id,
+			type: 'audit.completed',
+			message: 'Audit aud_4 (desktop) completed with score 98',
+			createdAt: newest.createdAt,
+		});
+	});
+
+	it('accepts a site picked from the list', async () => {
+		const siteId = fromList('site_3', 'Acme Docs (docs.example.com)');
+		const result = await run({ resource: 'site', operation: 'get', siteId });
+		expect(result.json[0]).toMatchObject({ id: 'site_3', name: 'Acme Docs' });
+		expect(callsTo(sandbox, 'performance').map((call) => call.path)).toEqual(['/sites/site_3']);
+	});
+
+	it('reads one site per input item, each paired with its item', async () => {
+		const result = await run(
+			{ resource: 'site', operation: 'get', siteId: byId('={{ $json.site }}') },
+			{ items: [{ site: 'site_3' }, { site: 'site_1' }] },
+		);
+		expect(result.json.map((site) => site.id)).toEqual(['site_3', 'site_1']);
+		expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
+		expect(callsTo(sandbox, 'performance').map((call) => call.path)).toEqual([
+			'/sites/site_3',
+			'/sites/site_1',
+		]);
 	});
 });

@@ -1,51 +1,9 @@
 import { describe, expect, it } from 'vitest';
 
-import { testCredential } from '../../../support/harness/credentialTest.ts';
-import { runListSearch } from '../../../support/harness/listSearch.ts';
 import { reasonOf } from '../../../support/harness/runNode.ts';
-import { requestsTo, sandboxCredentials, withSandbox } from '../../../support/harness/sandbox.ts';
+import { securitySandbox } from '../securityNode.ts';
 
-const sandbox = withSandbox();
-const securityRequests = () => requestsTo(sandbox, 'security');
-
-function search(method: string, filter?: string, paginationToken?: string) {
-	return runListSearch({
-		nodeType: 'securityService',
-		method,
-		credentials: sandboxCredentials(sandbox),
-		filter,
-		paginationToken,
-	});
-}
-
-describe('Site list (scan trigger)', () => {
-	it('lists every site with its name and URL, the ID as value', async () => {
-		const { results, paginationToken } = await search('searchSites');
-
-		expect(results).toEqual([
-			{ name: 'Northwind Traders (https://www.northwind.example)', value: 'st_1' },
-			{ name: 'Contoso Blog (https://blog.contoso.example)', value: 'st_2' },
-			{ name: 'Fabrikam Shop (https://shop.fabrikam.example)', value: 'st_3' },
-		]);
-		expect(paginationToken).toBeUndefined();
-		expect(securityRequests()[0]).toMatchObject({ method: 'GET', path: '/sites' });
-		expect(securityRequests()[0].headers.authorization).toBe(`Bearer ${sandbox.securityKey}`);
-	});
-
-	it('searches name and URL, case-insensitively', async () => {
-		expect((await search('searchSites', 'CONTOSO')).results.map((site) => site.value)).toEqual([
-			'st_2',
-		]);
-		expect((await search('searchSites', 'shop.fab')).results.map((site) => site.value)).toEqual([
-			'st_3',
-		]);
-	});
-
-	it('reads a bare list the same way', async () => {
-		sandbox.setOptions({ securityListShape: 'bare' });
-		expect((await search('searchSites')).results).toHaveLength(3);
-	});
-});
+const { sandbox, securityRequests, search } = securitySandbox();
 
 describe('Unresolved threat list (threat resolve)', () => {
 	it('lists only the threats not resolved', async () => {
@@ -106,66 +64,5 @@ describe('Unresolved threat list (threat resolve)', () => {
 		expect(reasonOf(error)).toBe('foreign_url');
 		expect((error as Error).message).toContain('http://attacker.invalid');
 		expect(securityRequests()).toHaveLength(0);
-	});
-});
-
-describe('Security Service API credential test', () => {
-	it('passes with the right key and base URL, with or without a trailing slash', async () => {
-		expect(
-			await testCredential('securityServiceApi', {
-				baseUrl: sandbox.securityUrl,
-				apiKey: sandbox.securityKey,
-			}),
-		).toEqual({
-			status: 'OK',
-			message: 'Connection successful!',
-		});
-		expect(
-			(
-				await testCredential('securityServiceApi', {
-					baseUrl: `${sandbox.securityUrl}/`,
-					apiKey: sandbox.securityKey,
-				})
-			).status,
-		).toBe('OK');
-		expect(
-			securityRequests().map((request) => [
-				request.method,
-				request.path,
-				request.headers.authorization,
-			]),
-		).toEqual([
-			['GET', '/sites', `Bearer ${sandbox.securityKey}`],
-			['GET', '/sites', `Bearer ${sandbox.securityKey}`],
-		]);
-	});
-
-	it('tells a bad key, a wrong URL and an unreachable host apart', async () => {
-		const badKey = await testCredential('securityServiceApi', {
-			baseUrl: sandbox.securityUrl,
-			apiKey: 'sec_wrong',
-		});
-		const wrongUrl = await testCredential('securityServiceApi', {
-			baseUrl: `${sandbox.origin}/security`,
-			apiKey: sandbox.securityKey,
-		});
-		const unreachable = await testCredential('securityServiceApi', {
-			baseUrl: 'http://127.0.0.1:1/v1',
-			apiKey: sandbox.securityKey,
-		});
-
-		expect(badKey).toEqual({
-			status: 'Error',
-			message:
-				'The service rejected the API key: check the key in the dashboard settings (it may have been rotated).',
-		});
-		expect(wrongUrl).toEqual({
-			status: 'Error',
-			message:
-				'No API answered at <base URL>/sites: check the base URL (with the version segment, without /api).',
-		});
-		// n8n's tester reports a connection failure by its error code.
-		expect(unreachable).toEqual({ status: 'Error', message: 'ECONNREFUSED' });
-		expect(new Set([badKey.message, wrongUrl.message, unreachable.message]).size).toBe(3);
 	});
 });

@@ -1,45 +1,21 @@
-import type { IDataObject, INode } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
-import { orderOf } from '../../../../nodes/SecurityService/trigger/recordOrder.ts';
 import {
 	ListReader,
 	MAX_PAGES_PER_POLL,
 	type PageRef,
 } from '../../../../nodes/SecurityService/trigger/pageWalk.ts';
-import { newestRecord } from '../../../../nodes/SecurityService/trigger/newestRecord.ts';
 import type { Wanted } from '../../../../nodes/SecurityService/trigger/pollDecisions.ts';
 import { firstPoll, nextPoll } from '../../../../nodes/SecurityService/trigger/pollNewRecords.ts';
 import {
-	configurationFingerprint,
 	MAX_REMEMBERED_IDS,
-	readMemory,
-	storedMemory,
 	type PollMemory,
 } from '../../../../nodes/SecurityService/trigger/pollMemory.ts';
-import {
-	identifyRecords,
-	type IdentifiedRecord,
-} from '../../../../nodes/SecurityService/trigger/recordIds.ts';
-import {
-	matchesFilters,
-	readFilters,
-} from '../../../../nodes/SecurityService/trigger/recordFilters.ts';
-import { TRIGGER_EVENTS } from '../../../../nodes/SecurityService/trigger/triggerEvents.ts';
+import type { IdentifiedRecord } from '../../../../nodes/SecurityService/trigger/recordIds.ts';
+import { node, records } from './records.ts';
 
-const node = {
-	name: 'Trigger',
-	type: 'test',
-	typeVersion: 1,
-	position: [0, 0],
-	parameters: {},
-	id: 'n',
-} as INode;
 const everything = () => true;
-
-function records(...ids: string[]): IdentifiedRecord[] {
-	return ids.map((id) => ({ id, record: { id } }));
-}
 
 function range(from: number, to: number): IdentifiedRecord[] {
 	return records(...Array.from({ length: to - from + 1 }, (_, index) => `r${from + index}`));
@@ -177,150 +153,5 @@ describe('poll memory', () => {
 		expect(later.memory.ids).toHaveLength(MAX_REMEMBERED_IDS);
 		expect(later.memory.ids).toContain(`r${MAX_REMEMBERED_IDS + 10}`);
 		expect(later.memory.ids).not.toContain('r1');
-	});
-
-	it('reads only an intact memory of the same configuration, also as earlier versions stored it', () => {
-		const fingerprint = configurationFingerprint('configuration');
-		expect(readMemory({ fingerprint, ids: ['a', 1, 'b'] }, 'configuration')).toEqual({
-			fingerprint,
-			ids: ['a', 'b'],
-			pending: [],
-			gaps: [],
-			order: undefined,
-			tail: undefined,
-			continueAt: undefined,
-			seeking: undefined,
-			newest: undefined,
-		});
-		expect(readMemory({ source: 'configuration', ids: ['a'] }, 'configuration')?.ids).toEqual([
-			'a',
-		]);
-		expect(readMemory({ source: 'other', ids: ['a'] }, 'configuration')).toBeUndefined();
-		expect(
-			readMemory({ fingerprint: configurationFingerprint('other'), ids: ['a'] }, 'configuration'),
-		).toBeUndefined();
-		expect(readMemory({ fingerprint }, 'configuration')).toBeUndefined();
-		expect(readMemory(undefined, 'configuration')).toBeUndefined();
-		expect(readMemory('garbage', 'configuration')).toBeUndefined();
-	});
-
-	it('stores only what it holds, and reads back what it stored', () => {
-		const memory: PollMemory = {
-			fingerprint: 'fp',
-			ids: ['a'],
-			pending: [],
-			gaps: [
-				{
-					at: { url: 'https://api.example/v1/threats?page=3' },
-					until: ['b'],
-					skip: ['c'],
-					newest: 5,
-				},
-			],
-			order: 'newestFirst',
-			seeking: { at: { qs: { cursor: 'x' } } },
-		};
-		const stored = storedMemory(memory);
-		expect(stored).toEqual({
-			fingerprint: 'fp',
-			ids: ['a'],
-			order: 'newestFirst',
-			gaps: [
-				{
-					at: { url: 'https://api.example/v1/threats?page=3' },
-					until: ['b'],
-					skip: ['c'],
-					newest: 5,
-				},
-			],
-			seeking: { at: { qs: { cursor: 'x' } } },
-		});
-		expect(
-			readMemory({ ...stored, fingerprint: configurationFingerprint('c') }, 'c'),
-		).toMatchObject({
-			gaps: memory.gaps,
-			seeking: { at: { qs: { cursor: 'x' } }, since: undefined },
-			order: 'newestFirst',
-		});
-	});
-});
-
-describe('list order', () => {
-	it('is told by dates that only rise or only fall, else by ID numbers, else not at all', () => {
-		const at = (...times: number[]) =>
-			times.map((createdAt, index) => ({ id: 'xyzw'[index], record: { createdAt } }));
-		expect(orderOf(at(1, 2, 2, 3))).toBe('oldestFirst');
-		expect(orderOf(at(3, 2, 1))).toBe('newestFirst');
-		expect(orderOf(at(1, 3, 2))).toBeUndefined();
-		expect(orderOf(records('thr_9', 'thr_10', 'thr_11'))).toBe('oldestFirst');
-		expect(orderOf(records('thr_11', 'thr_2'))).toBe('newestFirst');
-		expect(orderOf(records('a1', 'b2'))).toBeUndefined();
-		expect(orderOf(records('thr_1'))).toBeUndefined();
-	});
-});
-
-describe('record IDs', () => {
-	it('takes string and number IDs, trimmed, and keeps the first of duplicates', () => {
-		const identified = identifyRecords(
-			node,
-			[{ id: ' a ' }, { id: 7 }, { id: 'a', copy: true }],
-			'threats',
-		);
-		expect(identified).toEqual([
-			{ id: 'a', record: { id: ' a ' } },
-			{ id: '7', record: { id: 7 } },
-		]);
-	});
-
-	it.each([[{}], [{ id: '' }], [{ id: null }], [{ id: { nested: 1 } }]])(
-		'refuses a record like %j',
-		(record) => {
-			expect(() => identifyRecords(node, [{ id: 'a' }, record as IDataObject], 'scans')).toThrow(
-				'1 of 2 scans in the list have no "id" field',
-			);
-		},
-	);
-});
-
-describe('newest record', () => {
-	it('is the latest by date when every record has one', () => {
-		const list: IdentifiedRecord[] = [
-			{ id: 'b', record: { id: 'b', detectedAt: '2024-06-02T00:00:00Z' } },
-			{ id: 'a', record: { id: 'a', detectedAt: '2024-06-03T00:00:00Z' } },
-			{ id: 'c', record: { id: 'c', createdAt: '2024-06-01T00:00:00Z' } },
-		];
-		expect(newestRecord(list)?.id).toBe('a');
-	});
-
-	it('falls back to the number ending the IDs, then to the last record', () => {
-		expect(newestRecord(records('upd_9', 'upd_10', 'upd_2'))?.id).toBe('upd_10');
-		const undated: IdentifiedRecord[] = [
-			{ id: 'scn_7', record: { id: 'scn_7', startedAt: '2024-06-01T00:00:00Z' } },
-			{ id: 'scn_8', record: { id: 'scn_8', startedAt: null } },
-		];
-		expect(newestRecord(undated)?.id).toBe('scn_8');
-		expect(newestRecord(records('b3f1-x', 'a9c2-y'))?.id).toBe('a9c2-y');
-		expect(newestRecord([])).toBeUndefined();
-	});
-});
-
-describe('record filters', () => {
-	const threatEvent = TRIGGER_EVENTS.find((event) => event.value === 'newThreat');
-	if (!threatEvent) throw new Error('newThreat missing');
-
-	it('reads comma-separated values and ignores empty filters', () => {
-		expect(
-			readFilters(threatEvent, { severity: ' High, critical ', status: '', unknown: 'x' }),
-		).toEqual([{ fields: ['severity'], values: ['high', 'critical'] }]);
-		expect(readFilters(threatEvent, undefined)).toEqual([]);
-	});
-
-	it('matches case-insensitively, by any alias, and refuses records without the field', () => {
-		const filters = readFilters(threatEvent, { severity: 'high', siteId: 'st_1' });
-		expect(matchesFilters({ severity: 'HIGH', siteId: 'st_1' }, filters)).toBe(true);
-		expect(matchesFilters({ severity: 'high', site_id: 'st_1' }, filters)).toBe(true);
-		expect(matchesFilters({ severity: 'low', siteId: 'st_1' }, filters)).toBe(false);
-		expect(matchesFilters({ siteId: 'st_1' }, filters)).toBe(false);
-		expect(matchesFilters({ anything: 1 }, [])).toBe(true);
 	});
 });

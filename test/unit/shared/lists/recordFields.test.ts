@@ -1,11 +1,5 @@
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
-import {
-	EPOCH_MILLISECONDS_ABOVE,
-	epochToMilliseconds,
-} from '../../../../nodes/shared/http/epochTime.ts';
-import { readHeader } from '../../../../nodes/shared/http/headers.ts';
 import {
 	isRecord,
 	nonBlankString,
@@ -90,41 +84,5 @@ describe('recordTime', () => {
 
 	it('reads only the fields it is given', () => {
 		expect(recordTime({ detectedAt: '2025-03-01T12:00:00Z' }, ['createdAt'])).toBeUndefined();
-	});
-});
-
-describe('readHeader', () => {
-	it('matches the name case-insensitively and joins repeated values', () => {
-		const headers = {
-			'X-RateLimit-Limit': '1000',
-			'set-cookie': ['a=1', 'b=2'],
-			'x-empty': undefined,
-			'x-number': 5,
-		};
-		expect(readHeader(headers, 'x-ratelimit-limit')).toBe('1000');
-		expect(readHeader(headers, 'Set-Cookie')).toBe('a=1, b=2');
-		expect(readHeader(headers, 'x-empty')).toBeUndefined();
-		expect(readHeader(headers, 'x-number')).toBeUndefined();
-		expect(readHeader(headers, 'retry-after')).toBeUndefined();
-	});
-});
-
-describe('epochToMilliseconds', () => {
-	it('reads 10^10 and below as seconds, above as milliseconds', () => {
-		expect(epochToMilliseconds(1_740_830_400)).toBe(1_740_830_400_000);
-		expect(epochToMilliseconds(1_740_830_400_000)).toBe(1_740_830_400_000);
-		expect(epochToMilliseconds(EPOCH_MILLISECONDS_ABOVE)).toBe(EPOCH_MILLISECONDS_ABOVE * 1000);
-		expect(epochToMilliseconds(EPOCH_MILLISECONDS_ABOVE + 1)).toBe(EPOCH_MILLISECONDS_ABOVE + 1);
-	});
-
-	it('gives the same moment for both units of any time from 1970-04-27 to 2286', () => {
-		fc.assert(
-			fc.property(
-				fc.integer({ min: EPOCH_MILLISECONDS_ABOVE / 1000 + 1, max: EPOCH_MILLISECONDS_ABOVE - 1 }),
-				(seconds) => {
-					expect(epochToMilliseconds(seconds * 1000)).toBe(epochToMilliseconds(seconds));
-				},
-			),
-		);
 	});
 });

@@ -1,26 +1,13 @@
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { beforeEach, describe, expect, it } from 'vitest';
 
-import {
-	byId,
-	fromList,
-	reasonOf,
-	runNode,
-	type RunNodeOptions,
-} from '../../support/harness/runNode.ts';
-import { requestsTo, serviceAnswer, withSandbox } from '../../support/harness/sandbox.ts';
 import type { SecurityListShape } from '../../support/sandbox/index.ts';
+import { securitySandbox } from './securityNode.ts';
 
-const sandbox = withSandbox();
-const run = (parameters: INodeParameters, options: RunNodeOptions = {}) =>
-	runNode('securityService', parameters, { sandbox, ...options });
-const securityRequests = () => requestsTo(sandbox, 'security');
-
-/** A list as the service answers it (in the default, wrapped shape). */
-const serviceList = async (resource: string) =>
-	((await serviceAnswer(sandbox, 'security', `/${resource}`)) as Record<string, IDataObject[]>)[
-		resource
-	];
+/**
+ * Get Many of every resource (actions/getManyEndpoint.ts): the resources differ only in their
+ * path, so one file tests them all.
+ */
+const { sandbox, run, securityRequests, serviceList } = securitySandbox();
 
 describe('Security Service: Get Many', () => {
 	it.each([
@@ -222,148 +209,5 @@ describe('Security Service: pagination', () => {
 
 		expect(result.json).toHaveLength(12);
 		expect(securityRequests()).toHaveLength(2);
-	});
-});
-
-describe('Security Service: Site → Create', () => {
-	it('POSTs url, name and the additional fields as JSON', async () => {
-		const result = await run({
-			resource: 'site',
-			operation: 'create',
-			url: 'https://news.example.org',
-			name: 'News',
-			additionalFields: '{"tags": ["press"], "plan": "agency", "url": "https://ignored.example"}',
-		});
-
-		expect(result.status).toBe('success');
-		const [request] = securityRequests();
-		expect(request).toMatchObject({ method: 'POST', path: '/sites' });
-		expect(request.headers['content-type']).toBe('application/json');
-		expect(request.headers.authorization).toBe(`Bearer ${sandbox.securityKey}`);
-		expect(JSON.parse(request.body)).toEqual({
-			tags: ['press'],
-			plan: 'agency',
-			url: 'https://news.example.org',
-			name: 'News',
-		});
-		expect(result.json).toEqual([
-			{
-				id: 'st_4',
-				url: 'https://news.example.org',
-				name: 'News',
-				tags: ['press'],
-				plan: 'agency',
-				createdAt: (await serviceList('sites')).find((site) => site.id === 'st_4')?.createdAt,
-			},
-		]);
-	});
-
-	it('leaves an empty name out of the body', async () => {
-		const result = await run({
-			resource: 'site',
-			operation: 'create',
-			url: 'https://shop.example.org',
-		});
-
-		expect(JSON.parse(securityRequests()[0].body)).toEqual({ url: 'https://shop.example.org' });
-		expect(result.json[0]).toMatchObject({
-			url: 'https://shop.example.org',
-			name: 'shop.example.org',
-		});
-	});
-
-	it('refuses additional fields that are not a JSON object, without a request', async () => {
-		const result = await run({
-			resource: 'site',
-			operation: 'create',
-			url: 'https://a.example',
-			additionalFields: '[1]',
-		});
-
-		expect(result.error?.name).toBe('NodeOperationError');
-		expect(result.error?.message).toContain('Additional Fields (JSON)');
-		expect(securityRequests()).toHaveLength(0);
-	});
-});
-
-describe('Security Service: Scan → Trigger', () => {
-	it('POSTs the site picked from the list and the additional fields', async () => {
-		const result = await run({
-			resource: 'scan',
-			operation: 'trigger',
-			siteId: fromList('st_2'),
-			additionalFields: '{"depth": "deep"}',
-		});
-
-		const [request] = securityRequests();
-		expect(request).toMatchObject({ method: 'POST', path: '/scans/trigger' });
-		expect(request.headers['content-type']).toBe('application/json');
-		expect(JSON.parse(request.body)).toEqual({ depth: 'deep', siteId: 'st_2' });
-		expect(result.json).toEqual([
-			{
-				id: 'scn_5',
-				siteId: 'st_2',
-				depth: 'deep',
-				status: 'queued',
-				startedAt: null,
-				finishedAt: null,
-			},
-		]);
-	});
-
-	it('takes a site ID from an expression in "By ID" mode', async () => {
-		const result = await run(
-			{ resource: 'scan', operation: 'trigger', siteId: byId('={{ $json.site }}') },
-			{ items: [{ site: 'st_3' }] },
-		);
-
-		expect(JSON.parse(securityRequests()[0].body)).toEqual({ siteId: 'st_3' });
-		expect(result.items[0].pairedItem).toEqual({ item: 0 });
-	});
-
-	it('names the site when it does not exist', async () => {
-		const result = await run({ resource: 'scan', operation: 'trigger', siteId: byId('st_99') });
-
-		expect(reasonOf(result.error)).toBe('not_found');
-		expect(result.error?.message).toContain('"st_99"');
-		expect(result.error?.httpCode).toBe('404');
-	});
-});
-
-describe('Security Service: Threat → Resolve', () => {
-	it('PATCHes /threats/{id}/resolve without a body and emits the resolved threat', async () => {
-		const result = await run({
-			resource: 'threat',
-			operation: 'resolve',
-			threatId: fromList('thr_2'),
-		});
-
-		const [request] = securityRequests();
-		expect(request).toMatchObject({ method: 'PATCH', path: '/threats/thr_2/resolve', body: '' });
-		expect(request.headers['content-type']).toBeUndefined();
-		expect(request.headers.authorization).toBe(`Bearer ${sandbox.securityKey}`);
-		const stored = (await serviceList('threats')).find((threat) => threat.id === 'thr_2');
-		expect(stored).toMatchObject({ status: 'resolved' });
-		expect(result.json).toEqual([stored]);
-	});
-
-	it('refuses an ID that would change the path, without a request', async () => {
-		const result = await run({
-			resource: 'threat',
-			operation: 'resolve',
-			threatId: byId('../sites'),
-		});
-
-		expect(result.error?.name).toBe('NodeOperationError');
-		expect(result.error?.message).toContain('"../sites"');
-		expect(securityRequests()).toHaveLength(0);
-	});
-
-	it('reports a threat resolved already as a conflict', async () => {
-		const result = await run({ resource: 'threat', operation: 'resolve', threatId: byId('thr_4') });
-
-		expect(reasonOf(result.error)).toBe('conflict');
-		expect(result.error?.httpCode).toBe('409');
-		expect(result.error?.message).toMatch(/: Threat thr_4 is already resolved$/);
 	});
 });

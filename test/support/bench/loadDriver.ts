@@ -3,6 +3,8 @@ import { performance } from 'node:perf_hooks';
 /** Sends requests with a fixed number in flight and times each answer. */
 
 export interface Request {
+	/** Where to POST it (several n8n webhook processes can share one batch). */
+	url: string;
 	body: string;
 	headers: Record<string, string>;
 }
@@ -19,10 +21,10 @@ export interface LoadResult {
 	wallMs: number;
 }
 
-async function send(url: string, request: Request, index: number): Promise<Answer> {
+async function send(request: Request, index: number): Promise<Answer> {
 	const started = performance.now();
 	try {
-		const response = await fetch(url, {
+		const response = await fetch(request.url, {
 			method: 'POST',
 			headers: request.headers,
 			body: request.body,
@@ -35,29 +37,31 @@ async function send(url: string, request: Request, index: number): Promise<Answe
 }
 
 /**
- * POSTs every request to `url`, `inFlight` at a time. `onAnswer` runs synchronously as each
- * answer arrives (the crash test kills n8n from it the moment the last one is in).
+ * POSTs `count` requests, `inFlight` at a time. `requestAt(index)` builds each one just before it
+ * is sent (so a signature's timestamp is fresh however long the batch takes). `onAnswer` runs
+ * synchronously as each answer arrives (the crash test kills n8n from it the moment the last one
+ * is in).
  */
 export async function sendAll(
-	url: string,
-	requests: Request[],
+	count: number,
+	requestAt: (index: number) => Request,
 	inFlight: number,
 	onAnswer?: (answer: Answer, answered: number) => void,
 ): Promise<LoadResult> {
-	const answers: Answer[] = new Array<Answer>(requests.length);
+	const answers: Answer[] = new Array<Answer>(count);
 	let next = 0;
 	let answered = 0;
 	const started = performance.now();
 	const worker = async (): Promise<void> => {
-		while (next < requests.length) {
+		while (next < count) {
 			const index = next++;
-			const answer = await send(url, requests[index], index);
+			const answer = await send(requestAt(index), index);
 			answers[index] = answer;
 			answered += 1;
 			onAnswer?.(answer, answered);
 		}
 	};
-	await Promise.all(Array.from({ length: Math.min(inFlight, requests.length) }, worker));
+	await Promise.all(Array.from({ length: Math.min(inFlight, count) }, worker));
 	return { answers, wallMs: performance.now() - started };
 }
 

@@ -1,579 +1,518 @@
 /**
- * `npm run bench:n8n`: load and crash benchmark of the Performance Service Trigger in real n8n
- * (the cached 2.41.1 install, the packed package installed as a community package), side by side
- * with n8n's own Webhook node in the same run. Each node gets a fresh n8n with one workflow:
- * node → No Operation.
+ * `npm run bench:n8n`: what a delivery to the Performance Service Trigger costs real n8n (the
+ * cached 2.41.1 install, SQLite, regular mode), against the same workflow started by a minimal
+ * community trigger (generated here: n8n's floor for any trigger that is not built in) and by
+ * n8n's Webhook node. Every workflow is start node → No Operation.
  *
- * 1. Load: DELIVERIES distinct signed deliveries, IN_FLIGHT at a time: answers, executions per
- *    event id (none missing or doubled), wall time, p99 answer time, peak RSS of n8n's process
- *    group (sampled every 100 ms until every execution has finished).
- * 2. Repeat: every delivery again (the trigger's re-signed, as the service's retries are):
- *    new executions.
- * 3. Crash: CRASH_DELIVERIES new deliveries, n8n SIGKILLed the moment the last answer arrives,
- *    restarted: acknowledged (2xx) deliveries that left no execution.
- * 4. After that restart, the deliveries of steps 1 and 3 once more: new executions (what the
- *    trigger remembers across a restart is in the workflow's static data only; step 3's were
- *    never repeated before the crash, so only the saves of their own calls recorded them).
+ * Four n8n instances run side by side, each with both packages installed, one per start:
+ *   A. the trigger, fresh: a new workflow each round (nothing remembered);
+ *   B. the trigger, pre-filled: one workflow that has taken BENCH_PREFILL (5,000) distinct signed
+ *      deliveries before its first measured batch (whatever the trigger's storage format: the
+ *      deliveries are what fills it), within its 24-hour duplicate window;
+ *   C. the minimal trigger; D. n8n's Webhook node.
+ * Measured batches (BENCH_DELIVERIES distinct signed deliveries, 50 in flight) alternate
+ * A B C D, A B C D, ... (BENCH_ROUNDS rounds) with lazy isolates
+ * (N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true), then the same four restarted at n8n's defaults.
+ * For each batch: CPU seconds of n8n's process group (main + task runner: utime + stime from
+ * /proc, at start and once every execution has finished), wall time, p99 answer time, peak RSS
+ * of the group, executions per event (none missing, none doubled), /proc/loadavg before and after.
  *
- * Prints a table and writes test-artifacts/bench-n8n.json. A benchmark, not a test: it fails
- * only when it cannot measure. Needs `npm run build` (the npm script runs it).
+ * Parts (BENCH_PARTS, default all: curve,lazy,defaults,crash):
+ * - curve: in B's instance, lazy isolates, remembered events filled progressively: a measured
+ *   batch at each of BENCH_CURVE_LEVELS (0,1000,2500,5000) events sent before it, each followed
+ *   by a batch of the minimal trigger (C) as the anchor. It is also B's pre-fill.
+ * - lazy, defaults: the alternated rounds with those settings.
+ * - crash: after the rounds of each setting in BENCH_CRASH_SETTINGS (lazy), for A (its last
+ *   workflow), B and D: the last batch once more, a crash (SIGKILL at the last answer, restart:
+ *   acknowledged deliveries without execution) and the resends after the restart.
  *
- * Environment: BENCH_DELIVERIES (500), BENCH_CRASH_DELIVERIES (300), BENCH_NODES
- * (webhookNode,trigger), BENCH_N8N_ENV (JSON of n8n settings for both nodes),
- * BENCH_TRIGGER_VERSION (1.1).
+ * Environment: BENCH_DELIVERIES (500; e.g. 200 for a quick run), BENCH_ROUNDS (3),
+ * BENCH_PREFILL (5000), BENCH_CURVE_LEVELS, BENCH_WARMUP (50 unmeasured deliveries per instance
+ * and setting), BENCH_CRASH_DELIVERIES (300), BENCH_CRASH_SETTINGS (lazy), BENCH_PACKAGE_DIR (the
+ * package to measure: a built package folder, e.g. a worktree of an older commit, or a .tgz;
+ * default this working tree), BENCH_N8N_ENV (JSON of n8n settings added to both settings),
+ * BENCH_TRIGGER_VERSION (1.1), BENCH_OUTPUT (bench-n8n.json in test-artifacts/).
+ *
+ * Prints tables and writes the figures as JSON. A benchmark, not a test: it fails only when it
+ * cannot measure. Needs a built package (`npm run bench:n8n` builds this working tree).
  */
-import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import { signPayload } from '../sandbox/index.ts';
-import { N8nClient } from '../n8n/client.ts';
-import type { WorkflowDefinition } from '../n8n/client.ts';
-import { installCommunityPackage } from '../n8n/communityPackage.ts';
-import { PERFORMANCE_TRIGGER } from '../n8n/examples.ts';
 import { ensureN8nInstalled } from '../n8n/install.ts';
-import { startN8n } from '../n8n/instance.ts';
-import type { N8nInstance } from '../n8n/instance.ts';
 import { ARTIFACTS_DIR } from '../n8n/paths.ts';
-import { delay, freePort, waitFor } from '../n8n/processes.ts';
 import { progress } from '../n8n/progress.ts';
 import { waitForWebhook } from '../n8n/webhooks.ts';
-import { percentile, sendAll } from './loadDriver.ts';
-import type { Answer, Request } from './loadDriver.ts';
-import { listeningPid, processGroupOf, RssSampler } from './processTree.ts';
+import { IN_FLIGHT, measureBatch, newEvents, sendAndCount } from './benchBatch.ts';
+import type { BatchFigures, Event, SendFigures, Workload } from './benchBatch.ts';
+import { BenchInstance, TRIGGER_VERSION } from './benchInstances.ts';
+import type { StartKind } from './benchInstances.ts';
+import { minimalTriggerTarball, packageTarball } from './benchPackages.ts';
+import {
+	executionsCell,
+	loadCell,
+	mib,
+	ms,
+	packageSource,
+	ratios,
+	seconds,
+	showSpread,
+	spread,
+	table,
+	times,
+} from './benchReport.ts';
+import type { Spread } from './benchReport.ts';
+import { crashTest } from './crashTest.ts';
+import type { CrashFigures } from './crashTest.ts';
+import { loadAverage } from './processTree.ts';
 
+const numberList = (value: string): number[] => value.split(',').map(Number);
 const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 500);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const PREFILL = Number(process.env.BENCH_PREFILL ?? 5000);
+const CURVE_LEVELS = numberList(process.env.BENCH_CURVE_LEVELS ?? '0,1000,2500,5000');
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 50);
 const CRASH_DELIVERIES = Number(process.env.BENCH_CRASH_DELIVERIES ?? 300);
-const IN_FLIGHT = 50;
-/** The trigger's node version: 1.1 (what the editor adds) or 1 (n8n evaluates an expression per call). */
-const TRIGGER_VERSION = Number(process.env.BENCH_TRIGGER_VERSION ?? 1.1);
-/** Extra n8n settings for both nodes, as JSON (e.g. '{"N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE":"true"}'). */
-const N8N_ENV = JSON.parse(process.env.BENCH_N8N_ENV ?? '{}') as Record<string, string>;
-const SECRET = 'whsec_bench_load_4b8e1d2c';
-const START_NODE = 'Start';
-const OWNER = {
-	email: 'bench@example.com',
-	firstName: 'Bench',
-	lastName: 'Owner',
-	password: 'Bench-Owner-1',
+const PACKAGE_DIR = process.env.BENCH_PACKAGE_DIR || undefined;
+const OUTPUT = process.env.BENCH_OUTPUT ?? 'bench-n8n.json';
+const PARTS = new Set((process.env.BENCH_PARTS ?? 'curve,lazy,defaults,crash').split(','));
+const CRASH_SETTINGS = new Set((process.env.BENCH_CRASH_SETTINGS ?? 'lazy').split(','));
+const EXTRA_ENV = JSON.parse(process.env.BENCH_N8N_ENV ?? '{}') as Record<string, string>;
+
+type Setting = 'lazy' | 'defaults';
+const SETTINGS: Record<Setting, Record<string, string>> = {
+	lazy: { ...EXTRA_ENV, N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true' },
+	defaults: { ...EXTRA_ENV },
+};
+const SETTING_LABELS: Record<Setting, string> = {
+	lazy: 'lazy isolates (N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true)',
+	defaults: "n8n's defaults",
 };
 
-type Kind = 'webhookNode' | 'trigger';
-const LABELS: Record<Kind, string> = {
-	webhookNode: "n8n's Webhook node",
-	trigger: 'Performance Service Trigger',
+/** The four measured starts, in the order each round runs them. */
+type Start = 'triggerFresh' | 'triggerFilled' | 'minimal' | 'webhookNode';
+const STARTS: Start[] = ['triggerFresh', 'triggerFilled', 'minimal', 'webhookNode'];
+const KIND: Record<Start, StartKind> = {
+	triggerFresh: 'trigger',
+	triggerFilled: 'trigger',
+	minimal: 'minimal',
+	webhookNode: 'webhookNode',
+};
+const LABELS: Record<Start, string> = {
+	triggerFresh: 'trigger, fresh',
+	triggerFilled: 'trigger, pre-filled',
+	minimal: 'minimal trigger',
+	webhookNode: 'Webhook node',
 };
 
-interface Event {
-	id: string;
-	body: string;
+/** One instance and its current workload per start; B's workload and its events live for the whole run. */
+interface Bench {
+	instances: Partial<Record<Start, BenchInstance>>;
+	work: Partial<Record<Start, Workload>>;
+	/** Every event sent to B's workflow, oldest first. */
+	filledEvents: Event[];
+	lastEvents: Partial<Record<Start, Event[]>>;
 }
 
-function newEvents(count: number): Event[] {
-	return Array.from({ length: count }, () => {
-		const id = `evt_${randomUUID()}`;
-		const body = JSON.stringify({
-			id,
-			type: 'audit.completed',
-			createdAt: new Date().toISOString(),
-			data: { siteId: 'site_1', audit: { score: 72 } },
-		});
-		return { id, body };
-	});
-}
-
-/** Each attempt signed afresh, as the service does; the Webhook node ignores the headers. */
-function signed(event: Event): Request {
-	const timestamp = String(Math.floor(Date.now() / 1000));
-	return {
-		body: event.body,
-		headers: {
-			'content-type': 'application/json',
-			'x-service-webhook-timestamp': timestamp,
-			'x-service-webhook-signature': signPayload(SECRET, timestamp, event.body),
-		},
-	};
-}
-
-function workflowFor(kind: Kind, credentialId: string, webhookPath: string): WorkflowDefinition {
-	const start =
-		kind === 'trigger'
-			? {
-					name: START_NODE,
-					type: PERFORMANCE_TRIGGER,
-					typeVersion: TRIGGER_VERSION,
-					position: [0, 0] as [number, number],
-					webhookId: webhookPath,
-					parameters: { events: ['*'], options: {} },
-					credentials: { performanceServiceApi: { id: credentialId, name: 'Bench account' } },
-				}
-			: {
-					name: START_NODE,
-					type: 'n8n-nodes-base.webhook',
-					typeVersion: 2,
-					position: [0, 0] as [number, number],
-					webhookId: webhookPath,
-					parameters: { httpMethod: 'POST', path: webhookPath, options: {} },
-				};
-	return {
-		name: `Bench ${LABELS[kind]}`,
-		nodes: [
-			start,
-			{
-				name: 'Done',
-				type: 'n8n-nodes-base.noOp',
-				typeVersion: 1,
-				position: [220, 0],
-				parameters: {},
-			},
-		],
-		connections: { [START_NODE]: { main: [[{ node: 'Done', type: 'main', index: 0 }]] } },
-		settings: { executionOrder: 'v1' },
-	};
-}
-
-interface Running {
-	n8n: N8nInstance;
-	pgid: number;
-}
-
-interface Target {
-	kind: Kind;
-	userFolder: string;
-	port: number;
-	encryptionKey: string;
-	installDir: string;
-	client: N8nClient;
-	workflowId: string;
-	url: string;
-	running: Running;
-}
-
-async function boot(
-	installDir: string,
-	userFolder: string,
-	port: number,
-	encryptionKey: string,
-): Promise<Running> {
-	const n8n = await startN8n({ installDir, userFolder, port, encryptionKey, env: N8N_ENV });
-	const pid = listeningPid(port);
-	if (pid === undefined) throw new Error(`No process listens on port ${port}`);
-	return { n8n, pgid: processGroupOf(pid) };
-}
-
-async function setUp(kind: Kind, installDir: string): Promise<Target> {
-	const userFolder = mkdtempSync(path.join(os.tmpdir(), `n8n-bench-${kind}-`));
-	await installCommunityPackage(userFolder);
-	const port = await freePort();
-	const encryptionKey = randomBytes(24).toString('hex');
-	const running = await boot(installDir, userFolder, port, encryptionKey);
-	const client = await N8nClient.setupOwner(running.n8n.origin, OWNER);
-	const credentialId = await client.createCredential('Bench account', 'performanceServiceApi', {
-		baseUrl: 'http://127.0.0.1:9/v1',
-		apiToken: 'tok_unused',
-		webhookSigningSecret: SECRET,
-	});
-	const webhookPath = randomUUID();
-	const workflow = await client.createWorkflow(workflowFor(kind, credentialId, webhookPath));
-	await client.publishWorkflow(workflow.id);
-	const url =
-		kind === 'trigger'
-			? `${running.n8n.origin}/webhook/${webhookPath}/webhook`
-			: `${running.n8n.origin}/webhook/${webhookPath}`;
-	// For the Webhook node this starts one execution without an id; it is left out of every count.
-	await waitForWebhook(url);
-	return {
-		kind,
-		userFolder,
-		port,
-		encryptionKey,
-		installDir,
-		client,
-		workflowId: workflow.id,
-		url,
-		running,
-	};
-}
-
-interface ExecutionRecord {
-	id: string;
-	status: string;
-	eventId?: string;
-}
-
-interface ItemJson {
-	id?: unknown;
-	body?: { id?: unknown };
-}
-
-interface RawExecution {
-	id: string | number;
-	status: string;
-	data?: {
-		resultData?: {
-			runData?: Record<
-				string,
-				Array<{ data?: { main?: Array<Array<{ json: ItemJson }> | null> } }>
-			>;
-		};
-		executionData?: {
-			nodeExecutionStack?: Array<{
-				node: { name: string };
-				data: { main: Array<Array<{ json: ItemJson }> | null> };
-			}>;
-		};
-	};
-}
-
-/** The event id the start node emitted (the Webhook node nests the body), also for executions that crashed before running. */
-function eventIdOf(execution: RawExecution): string | undefined {
-	const fromRun =
-		execution.data?.resultData?.runData?.[START_NODE]?.[0]?.data?.main?.[0]?.[0]?.json;
-	const fromStack = execution.data?.executionData?.nodeExecutionStack?.find(
-		(entry) => entry.node.name === START_NODE,
-	)?.data.main[0]?.[0]?.json;
-	const json = fromRun ?? fromStack;
-	const id = json?.body?.id ?? json?.id;
-	return typeof id === 'string' ? id : undefined;
-}
-
-async function listExecutions(target: Target): Promise<ExecutionRecord[]> {
-	const records: ExecutionRecord[] = [];
-	let cursor: string | undefined;
-	do {
-		const query = `workflowId=${target.workflowId}&includeData=true&limit=100${cursor ? `&cursor=${cursor}` : ''}`;
-		const page = await target.client.api<{ data: RawExecution[]; nextCursor?: string | null }>(
-			'GET',
-			`/executions?${query}`,
-		);
-		for (const execution of page.data) {
-			records.push({
-				id: String(execution.id),
-				status: execution.status,
-				eventId: eventIdOf(execution),
-			});
-		}
-		cursor = page.nextCursor ?? undefined;
-	} while (cursor);
-	return records;
-}
-
-const UNFINISHED = new Set(['new', 'running', 'waiting']);
-
-/**
- * Waits until no execution is unfinished and the count has stopped changing. `leftOver`: ids of
- * executions a killed n8n left unfinished, which the restarted one does not finish.
- */
-async function settledExecutions(
-	target: Target,
-	atLeast: number,
-	leftOver = new Set<string>(),
-): Promise<ExecutionRecord[]> {
-	let previous = -1;
-	return await waitFor(
-		`${atLeast} finished executions of ${LABELS[target.kind]}`,
-		async () => {
-			const records = await listExecutions(target);
-			const running = records.some(
-				(record) => UNFINISHED.has(record.status) && !leftOver.has(record.id),
-			);
-			const settled = records.length >= atLeast && records.length === previous && !running;
-			previous = records.length;
-			return settled ? records : undefined;
-		},
-		{ timeoutMs: 600_000, intervalMs: 1000 },
-	);
-}
-
-interface Counts {
+interface FillFigures {
+	sent: number;
+	answers: Record<string, number>;
 	executions: number;
 	missing: number;
 	doubled: number;
-	statuses: Record<string, number>;
 }
 
-function countFor(records: ExecutionRecord[], ids: string[]): Counts {
-	const perId = new Map<string, number>();
-	const statuses: Record<string, number> = {};
-	let executions = 0;
-	const wanted = new Set(ids);
-	for (const record of records) {
-		if (!record.eventId || !wanted.has(record.eventId)) continue;
-		executions += 1;
-		perId.set(record.eventId, (perId.get(record.eventId) ?? 0) + 1);
-		statuses[record.status] = (statuses[record.status] ?? 0) + 1;
+function addFill(total: FillFigures | undefined, figures: SendFigures, sent: number): FillFigures {
+	const base = total ?? { sent: 0, answers: {}, executions: 0, missing: 0, doubled: 0 };
+	const answers = { ...base.answers };
+	for (const [status, count] of Object.entries(figures.answers))
+		answers[status] = (answers[status] ?? 0) + count;
+	return {
+		sent: base.sent + sent,
+		answers,
+		executions: base.executions + figures.counts.executions,
+		missing: base.missing + figures.counts.missing,
+		doubled: base.doubled + figures.counts.doubled,
+	};
+}
+
+/** Sends B's workflow `count` new distinct deliveries (not measured). */
+async function fill(bench: Bench, count: number, total?: FillFigures): Promise<FillFigures> {
+	if (count <= 0) return total ?? addFill(undefined, emptySend(), 0);
+	const work = bench.work.triggerFilled!;
+	progress(`  filling: ${count} deliveries (${bench.filledEvents.length} sent before) ...`);
+	const events = newEvents(count);
+	const figures = await sendAndCount(work, events);
+	bench.filledEvents.push(...events);
+	return addFill(total, figures, count);
+}
+
+function emptySend(): SendFigures {
+	return {
+		answers: {},
+		duplicateAnswers: 0,
+		newExecutions: 0,
+		counts: { executions: 0, missing: 0, doubled: 0, statuses: {} },
+		wallMs: 0,
+	};
+}
+
+interface RememberedCheck {
+	resent: number;
+	duplicateAnswers: number;
+	newExecutions: number;
+	staticDataBytes: number;
+}
+
+/**
+ * Sends 50 of B's earlier events again, spread over all but the oldest BENCH_DELIVERIES (which a
+ * bound of 5,000 may have let go): all should be answered as duplicates and start nothing, which
+ * shows the pre-fill is remembered (inside the duplicate window) when the rounds start.
+ */
+async function checkRemembered(bench: Bench): Promise<RememberedCheck> {
+	const work = bench.work.triggerFilled!;
+	const candidates = bench.filledEvents.slice(DELIVERIES);
+	const step = Math.max(1, Math.floor(candidates.length / 50));
+	const sample = candidates.filter((_event, index) => index % step === 0).slice(0, 50);
+	const figures = await sendAndCount(work, sample);
+	return {
+		resent: sample.length,
+		duplicateAnswers: figures.duplicateAnswers,
+		newExecutions: figures.newExecutions,
+		staticDataBytes: await work.store.staticDataBytes(work.workflowId),
+	};
+}
+
+/** Unmeasured deliveries to a throw-away workflow of the same start, so each instance is warm. */
+async function warmUp(instance: BenchInstance, kind: StartKind): Promise<void> {
+	if (WARMUP <= 0) return;
+	const work = await instance.workload(kind);
+	await sendAndCount(work, newEvents(WARMUP));
+}
+
+interface CurvePoint {
+	/** Distinct events sent to the workflow before the batch. */
+	rememberedBefore: number;
+	staticDataBytesBefore: number;
+	trigger: BatchFigures;
+	minimal: BatchFigures;
+}
+
+async function curve(bench: Bench): Promise<{ points: CurvePoint[]; fill: FillFigures }> {
+	let filled: FillFigures | undefined;
+	const points: CurvePoint[] = [];
+	for (const level of CURVE_LEVELS) {
+		filled = await fill(bench, level - bench.filledEvents.length, filled);
+		const work = bench.work.triggerFilled!;
+		const rememberedBefore = bench.filledEvents.length;
+		const staticDataBytesBefore = await work.store.staticDataBytes(work.workflowId);
+		progress(`  curve: trigger, ${rememberedBefore} remembered: ${DELIVERIES} deliveries ...`);
+		const events = newEvents(DELIVERIES);
+		const trigger = await measureBatch(work, events);
+		bench.filledEvents.push(...events);
+		progress(`    ${describe(trigger)}`);
+		progress(`  curve: minimal trigger (anchor): ${DELIVERIES} deliveries ...`);
+		const minimal = await measureBatch(bench.work.minimal!, newEvents(DELIVERIES));
+		progress(`    ${describe(minimal)}`);
+		points.push({ rememberedBefore, staticDataBytesBefore, trigger, minimal });
 	}
-	return {
-		executions,
-		missing: ids.filter((id) => !perId.has(id)).length,
-		doubled: [...perId.values()].filter((count) => count > 1).length,
-		statuses,
-	};
+	return { points, fill: filled ?? addFill(undefined, emptySend(), 0) };
 }
 
-function statusCounts(answers: Answer[]): Record<string, number> {
-	const counts: Record<string, number> = {};
-	for (const answer of answers) counts[answer.status] = (counts[answer.status] ?? 0) + 1;
-	return counts;
+function describe(batch: BatchFigures): string {
+	return `${seconds(batch.cpuSeconds)} CPU (${batch.cpuMsPerDelivery.toFixed(1)} ms per delivery), wall ${ms(batch.wallMs)}, p99 ${ms(batch.p99Ms)}, peak ${mib(batch.peakRssBytes)}, answers ${JSON.stringify(batch.answers)}, executions ${batch.counts.executions} (missing ${batch.counts.missing}, doubled ${batch.counts.doubled}), load ${loadCell(batch)}`;
 }
 
-const is2xx = (answer: Answer): boolean => answer.status >= 200 && answer.status < 300;
-
-interface LoadFigures {
-	answers: Record<string, number>;
-	wallMs: number;
-	p50Ms: number;
-	p99Ms: number;
-	/** Until every execution had finished. */
-	drainMs: number;
-	baselineRssBytes: number;
-	peakRssBytes: number;
-	counts: Counts;
-	repeat: {
-		answers: Record<string, number>;
-		duplicateAnswers: number;
-		newExecutions: number;
-		wallMs: number;
-	};
-	events: Event[];
+interface SettingFigures {
+	env: Record<string, string>;
+	remembered: RememberedCheck | undefined;
+	/** Distinct events sent to B's workflow before each of its measured batches. */
+	filledRememberedBefore: number[];
+	rounds: Record<Start, BatchFigures[]>;
+	crash?: Partial<Record<Start, CrashFigures>>;
 }
 
-async function measureLoad(target: Target): Promise<LoadFigures> {
-	const events = newEvents(DELIVERIES);
-	const ids = events.map((event) => event.id);
-	const before = (await listExecutions(target)).length;
-	await delay(3000);
-	const sampler = new RssSampler(target.running.pgid);
-	const baselineRssBytes = sampler.sample();
-	sampler.peakBytes = 0;
-	sampler.start();
-	const started = Date.now();
-	progress(`  ${DELIVERIES} deliveries, ${IN_FLIGHT} in flight ...`);
-	const load = await sendAll(target.url, events.map(signed), IN_FLIGHT);
-	progress(`  answers: ${JSON.stringify(statusCounts(load.answers))}`);
-	const records = await settledExecutions(target, before + load.answers.filter(is2xx).length);
-	const drainMs = Date.now() - started;
-	const peakRssBytes = sampler.stop();
-	const times = load.answers.map((answer) => answer.ms);
-
-	progress('  each delivery once more ...');
-	const repeat = await sendAll(target.url, events.map(signed), IN_FLIGHT);
-	progress(`  answers: ${JSON.stringify(statusCounts(repeat.answers))}`);
-	const afterRepeat = await settledExecutions(target, records.length);
-	return {
-		answers: statusCounts(load.answers),
-		wallMs: load.wallMs,
-		p50Ms: percentile(times, 50),
-		p99Ms: percentile(times, 99),
-		drainMs,
-		baselineRssBytes,
-		peakRssBytes,
-		counts: countFor(records, ids),
-		repeat: {
-			answers: statusCounts(repeat.answers),
-			duplicateAnswers: repeat.answers.filter((answer) => answer.text.includes('"duplicate":true'))
-				.length,
-			newExecutions: countFor(afterRepeat, ids).executions - countFor(records, ids).executions,
-			wallMs: repeat.wallMs,
-		},
-		events,
-	};
-}
-
-interface CrashFigures {
-	acknowledged: number;
-	acknowledgedWithoutExecution: number;
-	executions: number;
-	statuses: Record<string, number>;
-	/** The load deliveries, then the crash test's, sent again after the restart. */
-	afterRestart: {
-		answers: Record<string, number>;
-		newExecutions: number;
-		crashNewExecutions: number;
-	};
-}
-
-async function crashTest(target: Target, loadEvents: Event[]): Promise<CrashFigures> {
-	const events = newEvents(CRASH_DELIVERIES);
-	progress(
-		`  ${CRASH_DELIVERIES} deliveries, ${IN_FLIGHT} in flight, SIGKILL at the last answer ...`,
-	);
-	const { pgid } = target.running;
-	const { answers } = await sendAll(
-		target.url,
-		events.map(signed),
-		IN_FLIGHT,
-		(_answer, answered) => {
-			if (answered === CRASH_DELIVERIES) process.kill(-pgid, 'SIGKILL');
-		},
-	);
-	await target.running.n8n.stop();
-	progress('  restarting n8n ...');
-	target.running = await boot(
-		target.installDir,
-		target.userFolder,
-		target.port,
-		target.encryptionKey,
-	);
-	progress(`  answers: ${JSON.stringify(statusCounts(answers))}`);
-	const acknowledgedIds = answers.filter(is2xx).map((answer) => events[answer.index].id);
-	await delay(5000);
-	const leftOver = new Set(
-		(await listExecutions(target))
-			.filter((record) => UNFINISHED.has(record.status))
-			.map((record) => record.id),
-	);
-	const afterCrash = await settledExecutions(target, 0, leftOver);
-	const counts = countFor(afterCrash, acknowledgedIds);
-
-	progress(
-		`  the ${loadEvents.length} deliveries of the load and the ${events.length} of the crash test once more, after the restart ...`,
-	);
-	const loadIds = loadEvents.map((event) => event.id);
-	const again = await sendAll(target.url, loadEvents.map(signed), IN_FLIGHT);
-	const afterAgain = await settledExecutions(target, afterCrash.length, leftOver);
-	const crashIds = events.map((event) => event.id);
-	const crashAgain = await sendAll(target.url, events.map(signed), IN_FLIGHT);
-	const afterCrashAgain = await settledExecutions(target, afterAgain.length, leftOver);
-	return {
-		acknowledged: acknowledgedIds.length,
-		acknowledgedWithoutExecution: counts.missing,
-		executions: counts.executions,
-		statuses: counts.statuses,
-		afterRestart: {
-			answers: statusCounts([...again.answers, ...crashAgain.answers]),
-			newExecutions:
-				countFor(afterAgain, loadIds).executions - countFor(afterCrash, loadIds).executions,
-			crashNewExecutions:
-				countFor(afterCrashAgain, crashIds).executions - countFor(afterAgain, crashIds).executions,
-		},
-	};
-}
-
-interface NodeFigures {
-	load: LoadFigures;
-	crash: CrashFigures;
-}
-
-async function benchmark(kind: Kind, installDir: string): Promise<NodeFigures> {
-	progress(`${LABELS[kind]}: fresh n8n ...`);
-	const target = await setUp(kind, installDir);
-	try {
-		const load = await measureLoad(target);
-		const crash = await crashTest(target, load.events);
-		return { load, crash };
-	} finally {
-		await target.running.n8n.stop();
-		rmSync(target.userFolder, { recursive: true, force: true });
+async function runSetting(bench: Bench, setting: Setting): Promise<SettingFigures> {
+	const env = SETTINGS[setting];
+	progress(`${SETTING_LABELS[setting]}:`);
+	for (const start of STARTS) {
+		const instance = bench.instances[start]!;
+		if (JSON.stringify(instance.env) !== JSON.stringify(env)) {
+			progress(`  restarting the ${LABELS[start]} n8n with these settings ...`);
+			await instance.restart(env);
+			for (const url of bench.work[start]?.urls ?? []) await waitForWebhook(url);
+		}
+		await warmUp(instance, KIND[start]);
 	}
+	const remembered = bench.work.triggerFilled ? await checkRemembered(bench) : undefined;
+	if (remembered)
+		progress(
+			`  pre-fill still remembered: ${remembered.duplicateAnswers} of ${remembered.resent} resent answered as duplicates, ${remembered.newExecutions} new executions; static data ${remembered.staticDataBytes} bytes`,
+		);
+	const rounds = Object.fromEntries(STARTS.map((start) => [start, []])) as unknown as Record<
+		Start,
+		BatchFigures[]
+	>;
+	const filledRememberedBefore: number[] = [];
+	for (let round = 1; round <= ROUNDS; round++) {
+		for (const start of STARTS) {
+			if (start === 'triggerFresh')
+				bench.work.triggerFresh = await bench.instances.triggerFresh!.workload('trigger');
+			const work = bench.work[start]!;
+			if (start === 'triggerFilled') filledRememberedBefore.push(bench.filledEvents.length);
+			progress(`  round ${round}/${ROUNDS}: ${LABELS[start]}: ${DELIVERIES} deliveries ...`);
+			const events = newEvents(DELIVERIES);
+			const batch = await measureBatch(work, events);
+			if (start === 'triggerFilled') bench.filledEvents.push(...events);
+			bench.lastEvents[start] = events;
+			progress(`    ${describe(batch)}`);
+			rounds[start].push(batch);
+		}
+	}
+	const figures: SettingFigures = { env, remembered, filledRememberedBefore, rounds };
+	if (PARTS.has('crash') && CRASH_SETTINGS.has(setting)) {
+		figures.crash = {};
+		for (const start of ['triggerFresh', 'triggerFilled', 'webhookNode'] as const) {
+			progress(`  crash: ${LABELS[start]} ...`);
+			const instance = bench.instances[start]!;
+			figures.crash[start] = await crashTest(
+				bench.work[start]!,
+				{
+					get pgid() {
+						return instance.pgid;
+					},
+					restart: () => instance.restart(),
+				},
+				bench.lastEvents[start]!,
+				CRASH_DELIVERIES,
+				(events) => {
+					if (start === 'triggerFilled') bench.filledEvents.push(...events);
+				},
+			);
+		}
+	}
+	return figures;
 }
 
-const mib = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
-const ms = (value: number): string => `${value.toFixed(0)} ms`;
-const ratio = (ours: number, theirs: number): string => `${(ours / theirs).toFixed(2)}×`;
+interface SettingSummary {
+	cpuSeconds: Record<Start, Spread>;
+	peakRssBytes: Record<Start, Spread>;
+	ratios: Record<string, { cpu: Spread; peakRss: Spread }>;
+}
 
-function table(figures: Record<Kind, NodeFigures>): string {
-	const { webhookNode: w, trigger: t } = figures;
-	const row = (label: string, a: string, b: string, r = ''): string =>
-		`| ${label} | ${b} | ${a} | ${r} |`;
+const RATIOS: Array<[string, Start, Start]> = [
+	['pre-filled ÷ fresh', 'triggerFilled', 'triggerFresh'],
+	['fresh ÷ minimal trigger', 'triggerFresh', 'minimal'],
+	['pre-filled ÷ minimal trigger', 'triggerFilled', 'minimal'],
+	['fresh ÷ Webhook node', 'triggerFresh', 'webhookNode'],
+	['pre-filled ÷ Webhook node', 'triggerFilled', 'webhookNode'],
+];
+
+function summarise(figures: SettingFigures): SettingSummary {
+	const of = (start: Start, pick: (batch: BatchFigures) => number): number[] =>
+		figures.rounds[start].map(pick);
+	const cpu = (start: Start): number[] => of(start, (batch) => batch.cpuSeconds);
+	const rss = (start: Start): number[] => of(start, (batch) => batch.peakRssBytes);
+	return {
+		cpuSeconds: Object.fromEntries(STARTS.map((start) => [start, spread(cpu(start))])) as Record<
+			Start,
+			Spread
+		>,
+		peakRssBytes: Object.fromEntries(STARTS.map((start) => [start, spread(rss(start))])) as Record<
+			Start,
+			Spread
+		>,
+		ratios: Object.fromEntries(
+			RATIOS.map(([label, ours, theirs]) => [
+				label,
+				{ cpu: ratios(cpu(ours), cpu(theirs)), peakRss: ratios(rss(ours), rss(theirs)) },
+			]),
+		),
+	};
+}
+
+function settingTables(setting: Setting, figures: SettingFigures, summary: SettingSummary): string {
+	const batches = figures.rounds;
+	const perStart = STARTS.map((start) => {
+		const list = batches[start];
+		return [
+			LABELS[start],
+			showSpread(summary.cpuSeconds[start], seconds),
+			showSpread(
+				spread(list.map((batch) => batch.cpuMsPerDelivery)),
+				(value) => `${value.toFixed(1)} ms`,
+			),
+			showSpread(spread(list.map((batch) => batch.wallMs)), ms),
+			showSpread(spread(list.map((batch) => batch.p99Ms)), ms),
+			showSpread(summary.peakRssBytes[start], mib),
+			executionsCell(list),
+			list.map(loadCell).join(', '),
+		];
+	});
+	const ratioRows = RATIOS.map(([label]) => [
+		label,
+		showSpread(summary.ratios[label].cpu, times),
+		showSpread(summary.ratios[label].peakRss, times),
+	]);
+	const remembered = figures.remembered;
 	return [
-		`| ${DELIVERIES} deliveries, ${IN_FLIGHT} in flight | Performance Service Trigger | n8n Webhook node | ratio |`,
-		'|---|---|---|---|',
-		row('answers', JSON.stringify(w.load.answers), JSON.stringify(t.load.answers)),
-		row(
-			'executions (missing / doubled)',
-			`${w.load.counts.executions} (${w.load.counts.missing} / ${w.load.counts.doubled})`,
-			`${t.load.counts.executions} (${t.load.counts.missing} / ${t.load.counts.doubled})`,
+		`### ${SETTING_LABELS[setting]}: ${ROUNDS} rounds of ${DELIVERIES} deliveries, ${IN_FLIGHT} in flight, alternated (median, min–max)`,
+		'',
+		table(
+			[
+				'start',
+				'CPU s per batch',
+				'CPU per delivery',
+				'wall, all answered',
+				'p99 answer',
+				'peak RSS',
+				'executions (missing / doubled)',
+				'load 1 min, per round',
+			],
+			perStart,
 		),
-		row(
-			'wall time, all answered',
-			ms(w.load.wallMs),
-			ms(t.load.wallMs),
-			ratio(t.load.wallMs, w.load.wallMs),
-		),
-		row(
-			'wall time, all executions finished',
-			ms(w.load.drainMs),
-			ms(t.load.drainMs),
-			ratio(t.load.drainMs, w.load.drainMs),
-		),
-		row(
-			'answer time p50 / p99',
-			`${ms(w.load.p50Ms)} / ${ms(w.load.p99Ms)}`,
-			`${ms(t.load.p50Ms)} / ${ms(t.load.p99Ms)}`,
-			ratio(t.load.p99Ms, w.load.p99Ms),
-		),
-		row(
-			'n8n RSS before → peak',
-			`${mib(w.load.baselineRssBytes)} → ${mib(w.load.peakRssBytes)}`,
-			`${mib(t.load.baselineRssBytes)} → ${mib(t.load.peakRssBytes)}`,
-			ratio(t.load.peakRssBytes, w.load.peakRssBytes),
-		),
-		row(
-			'each repeated once: answers',
-			JSON.stringify(w.load.repeat.answers),
-			`${JSON.stringify(t.load.repeat.answers)}, ${t.load.repeat.duplicateAnswers} duplicate`,
-		),
-		row(
-			'each repeated once: new executions',
-			String(w.load.repeat.newExecutions),
-			String(t.load.repeat.newExecutions),
-		),
-		row(
-			`crash: ${CRASH_DELIVERIES} sent, SIGKILL at last answer: acknowledged`,
-			String(w.crash.acknowledged),
-			String(t.crash.acknowledged),
-		),
-		row(
-			'crash: acknowledged without execution',
-			String(w.crash.acknowledgedWithoutExecution),
-			String(t.crash.acknowledgedWithoutExecution),
-		),
-		row(
-			'crash: executions after restart (status)',
-			JSON.stringify(w.crash.statuses),
-			JSON.stringify(t.crash.statuses),
-		),
-		row(
-			`after the restart, the ${DELIVERIES} again: new executions`,
-			String(w.crash.afterRestart.newExecutions),
-			String(t.crash.afterRestart.newExecutions),
-		),
-		row(
-			`after the restart, the ${CRASH_DELIVERIES} of the crash test again: new executions`,
-			String(w.crash.afterRestart.crashNewExecutions),
-			String(t.crash.afterRestart.crashNewExecutions),
+		'',
+		`Pre-filled: ${figures.filledRememberedBefore.join(', ')} distinct events sent before its batches${remembered ? `; ${remembered.duplicateAnswers} of ${remembered.resent} earlier events resent before the rounds answered as duplicates, ${remembered.newExecutions} new executions (static data ${remembered.staticDataBytes} bytes)` : ''}.`,
+		'',
+		table(['ratio (per round)', 'CPU', 'peak RSS'], ratioRows),
+	].join('\n');
+}
+
+function curveTable(points: CurvePoint[]): string {
+	return [
+		`### Curve: lazy isolates, ${DELIVERIES} deliveries per batch, each followed by the minimal trigger's`,
+		'',
+		table(
+			[
+				'remembered before',
+				'static data',
+				'trigger CPU per delivery',
+				'minimal CPU per delivery',
+				'ratio',
+				'trigger p99',
+				'trigger peak RSS',
+				'executions (missing / doubled)',
+				'load 1 min',
+			],
+			points.map((point) => [
+				String(point.rememberedBefore),
+				`${(point.staticDataBytesBefore / 1024).toFixed(0)} KiB`,
+				`${point.trigger.cpuMsPerDelivery.toFixed(1)} ms`,
+				`${point.minimal.cpuMsPerDelivery.toFixed(1)} ms`,
+				times(point.trigger.cpuSeconds / point.minimal.cpuSeconds),
+				ms(point.trigger.p99Ms),
+				mib(point.trigger.peakRssBytes),
+				executionsCell([point.trigger]),
+				loadCell(point.trigger),
+			]),
 		),
 	].join('\n');
 }
 
+function crashTable(crash: Partial<Record<Start, CrashFigures>>): string {
+	const starts = STARTS.filter((start) => crash[start]);
+	const cell = (pick: (figures: CrashFigures) => string): string[] =>
+		starts.map((start) => pick(crash[start]!));
+	return table(
+		['', ...starts.map((start) => LABELS[start])],
+		[
+			[
+				'last batch once more: new executions (duplicate answers)',
+				...cell((f) => `${f.repeat.newExecutions} (${f.repeat.duplicateAnswers})`),
+			],
+			[
+				`crash: ${CRASH_DELIVERIES} sent, SIGKILL at the last answer: acknowledged`,
+				...cell((f) => String(f.acknowledged)),
+			],
+			[
+				'crash: acknowledged without execution',
+				...cell((f) => String(f.acknowledgedWithoutExecution)),
+			],
+			['crash: executions after restart (status)', ...cell((f) => JSON.stringify(f.statuses))],
+			[
+				'after the restart, the last batch again: new executions',
+				...cell((f) => String(f.afterRestart.load.newExecutions)),
+			],
+			[
+				"after the restart, the crash's deliveries again: new executions",
+				...cell((f) => String(f.afterRestart.crash.newExecutions)),
+			],
+		],
+	);
+}
+
 async function main(): Promise<void> {
+	const startedAt = Date.now();
+	const loadAtStart = loadAverage();
 	const installDir = await ensureN8nInstalled();
-	const figures = {} as Record<Kind, NodeFigures>;
-	const kinds = (process.env.BENCH_NODES ?? 'webhookNode,trigger').split(',') as Kind[];
-	for (const kind of kinds) figures[kind] = await benchmark(kind, installDir);
-	if (!figures.webhookNode || !figures.trigger) {
-		process.stdout.write(
-			`${JSON.stringify(figures, (key, value: unknown) => (key === 'events' ? undefined : value), 2)}\n`,
-		);
-		return;
+	const scratch = mkdtempSync(path.join(os.tmpdir(), 'n8n-bench-packages-'));
+	const bench: Bench = { instances: {}, work: {}, filledEvents: [], lastEvents: {} };
+	const settings = (['lazy', 'defaults'] as const).filter((setting) => PARTS.has(setting));
+	const needs = new Set<Start>();
+	if (PARTS.has('curve'))
+		['triggerFilled', 'minimal'].forEach((start) => needs.add(start as Start));
+	if (settings.length > 0) STARTS.forEach((start) => needs.add(start));
+	const firstEnv = SETTINGS[settings[0] ?? 'lazy'];
+	const result: Record<string, unknown> = {
+		at: new Date().toISOString(),
+		cpus: os.cpus().length,
+		package: packageSource(PACKAGE_DIR),
+		triggerVersion: TRIGGER_VERSION,
+		deliveries: DELIVERIES,
+		inFlight: IN_FLIGHT,
+		rounds: ROUNDS,
+		parts: [...PARTS],
+	};
+	const report: string[] = [];
+	try {
+		progress('Packing the package and the minimal trigger ...');
+		const tarballs = [
+			await packageTarball(PACKAGE_DIR, scratch),
+			await minimalTriggerTarball(scratch),
+		];
+		for (const start of STARTS.filter((each) => needs.has(each))) {
+			progress(`Starting the n8n of the ${LABELS[start]} ...`);
+			bench.instances[start] = await BenchInstance.create(start, installDir, tarballs, firstEnv);
+			if (start !== 'triggerFresh')
+				bench.work[start] = await bench.instances[start].workload(KIND[start]);
+		}
+		if (PARTS.has('curve')) {
+			progress('Curve (lazy isolates) ...');
+			if (JSON.stringify(bench.instances.triggerFilled!.env) !== JSON.stringify(SETTINGS.lazy))
+				throw new Error('The curve runs with lazy isolates');
+			await warmUp(bench.instances.triggerFilled!, 'trigger');
+			await warmUp(bench.instances.minimal!, 'minimal');
+			const measured = await curve(bench);
+			result.curve = measured;
+			report.push(curveTable(measured.points));
+		}
+		if (settings.length > 0 && bench.filledEvents.length < PREFILL) {
+			progress(`Pre-filling the trigger to ${PREFILL} events ...`);
+			result.prefill = await fill(bench, PREFILL - bench.filledEvents.length);
+		}
+		const perSetting: Record<string, unknown> = {};
+		for (const setting of settings) {
+			const figures = await runSetting(bench, setting);
+			const summary = summarise(figures);
+			perSetting[setting] = { ...figures, summary };
+			report.push(settingTables(setting, figures, summary));
+			if (figures.crash)
+				report.push(`Crash and resends, ${setting}:\n\n${crashTable(figures.crash)}`);
+		}
+		result.settings = perSetting;
+	} finally {
+		for (const instance of Object.values(bench.instances)) await instance.dispose();
+		rmSync(scratch, { recursive: true, force: true });
 	}
-	const report = table(figures);
+	result.wallSeconds = (Date.now() - startedAt) / 1000;
+	result.loadAtStart = loadAtStart;
+	result.loadAtEnd = loadAverage();
 	mkdirSync(ARTIFACTS_DIR, { recursive: true });
-	const file = path.join(ARTIFACTS_DIR, 'bench-n8n.json');
-	const summary = Object.fromEntries(
-		Object.entries(figures).map(([kind, { load, crash }]) => [
-			kind,
-			{ load: { ...load, events: load.events.length }, crash },
-		]),
-	);
-	writeFileSync(
-		file,
-		`${JSON.stringify({ at: new Date().toISOString(), cpus: os.cpus().length, n8nEnv: N8N_ENV, triggerVersion: TRIGGER_VERSION, deliveries: DELIVERIES, inFlight: IN_FLIGHT, figures: summary }, null, 2)}\n`,
-	);
+	const file = path.join(ARTIFACTS_DIR, OUTPUT);
+	writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
 	process.stdout.write(
-		`\nn8n settings: ${JSON.stringify(N8N_ENV)}, trigger version ${TRIGGER_VERSION}\n${report}\n\nFigures: ${file}\n`,
+		`\nPackage: ${JSON.stringify(result.package)}, trigger version ${TRIGGER_VERSION}, n8n settings added: ${JSON.stringify(EXTRA_ENV)}\n\n${report.join('\n\n')}\n\nWhole run: ${seconds(result.wallSeconds as number)}; load ${loadAtStart.join(' ')} → ${(result.loadAtEnd as number[]).join(' ')}\nFigures: ${file}\n`,
 	);
 }
 

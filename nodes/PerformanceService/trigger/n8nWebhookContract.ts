@@ -22,13 +22,18 @@
  *     static data from the database when it loads the workflow for a call.
  * A4  Preparing the execution, n8n wraps the static data anew, which clears its "changed" mark:
  *     a write made only during `webhook()` would not be saved.
- * A5  The response emits 'finish' once the answer is sent; 'close' without 'finish' means no
- *     answer was sent.
+ * A5  The response emits 'finish' once the answer is sent. 'close' without 'finish' means the
+ *     sender went away (e.g. it timed out): n8n goes on, and may still create the execution.
  *
  * `test/contract/` checks A1 and A3 in the newest n8n 1.x, the pinned 2.x and the newest 2.x, and
  * names the assumption that broke; a weekly CI workflow runs it against the newest n8n.
  */
-import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import {
+	sleep,
+	type IDataObject,
+	type IWebhookFunctions,
+	type IWebhookResponseData,
+} from 'n8n-workflow';
 
 import { eventDigest, nodeEvents, STATIC_DATA_FIELD, type Claim } from './startedEvents';
 
@@ -62,27 +67,39 @@ export interface StartOnceOptions {
 /** Starts the workflow without remembering the event. */
 const acceptOnly: AcceptDelivery = (json) => answerWhenRecorded(json, () => undefined);
 
-/** A2: `beforeSave` runs when n8n reads the answer, after the execution exists. */
-function answerWhenRecorded(json: IDataObject, beforeSave: () => void): IWebhookResponseData {
+/** A2: `onRecorded` runs when n8n reads the answer, once the execution exists, before it saves. */
+function answerWhenRecorded(json: IDataObject, onRecorded: () => void): IWebhookResponseData {
 	const result: IWebhookResponseData = { workflowData: [[{ json }]] };
 	Object.defineProperty(result, 'webhookResponse', {
 		enumerable: true,
 		get: () => {
-			beforeSave();
+			onRecorded();
 			return ACCEPTED_ANSWER;
 		},
 	});
 	return result;
 }
 
-/** A5: the claim ends as started when n8n sent a 2xx, as not started when it sent none. */
-function settleWhenAnswered(res: AnsweredResponse, onAnswered: (started: boolean) => void): void {
-	if (typeof res.once !== 'function') {
-		onAnswered(true);
-		return;
-	}
-	res.once('finish', () => onAnswered(res.statusCode >= 200 && res.statusCode < 300));
-	res.once('close', () => onAnswered(false));
+/**
+ * How long a claim whose sender went away waits for n8n to read the answer (A2), that is to have
+ * created the execution, before a retry may start the event; n8n takes well under a second.
+ */
+export const RECORDING_GRACE_MS = 60_000;
+
+/**
+ * A5: a non-2xx answer ends the claim as not started (n8n created no execution); a sender that
+ * went away leaves it to A2 for RECORDING_GRACE_MS.
+ */
+function releaseWhenNotRecorded(res: AnsweredResponse, release: () => void): void {
+	if (typeof res.once !== 'function') return;
+	let finished = false;
+	res.once('finish', () => {
+		finished = true;
+		if (res.statusCode < 200 || res.statusCode >= 300) release();
+	});
+	res.once('close', () => {
+		if (!finished) void sleep(RECORDING_GRACE_MS).then(release);
+	});
 }
 
 /**
@@ -125,15 +142,22 @@ export async function claimEventStart(
 		return undefined;
 	}
 
-	const settle = (started: boolean): void => events.settle(digest, claim, started, now);
-	settleWhenAnswered(ctx.getResponseObject() as unknown as AnsweredResponse, settle);
+	const started = (): void => events.settle(digest, claim, true, now);
+	releaseWhenNotRecorded(ctx.getResponseObject() as unknown as AnsweredResponse, () =>
+		events.settle(digest, claim, false, now),
+	);
 	// A3: listed when n8n saves, so the save holds every event this process knows by then, also
-	// those whose own saves came a moment earlier; the call's own event counts from its save on.
-	const listed = listedAtSave(() => settle(true));
+	// those whose own saves came a moment earlier.
+	const listed = listedAtSave(started);
 	const write = (): void => {
 		staticData[STATIC_DATA_FIELD] = listed;
 	};
 	write();
-	// A4: written again when n8n reads the answer (A2), just before it saves.
-	return (json) => answerWhenRecorded(json, write);
+	// A2: when n8n reads the answer the execution exists: the event counts as started from then on.
+	// A4: the events are written again then, just before n8n saves.
+	return (json) =>
+		answerWhenRecorded(json, () => {
+			started();
+			write();
+		});
 }

@@ -1,3 +1,5 @@
+import { request } from 'node:http';
+
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
@@ -158,6 +160,40 @@ describe('Performance Service Trigger: one workflow per event', () => {
 		expect(await deliver(listener, body)).toEqual(STARTED);
 		expect(await deliver(listener, body)).toEqual(DUPLICATE);
 		await listener.waitForCalls(3);
+		expect(startedIds(listener)).toEqual([JSON.parse(body).id]);
+	});
+
+	it('counts a delivery whose sender gave up waiting once n8n records it: the retry is a duplicate', async () => {
+		// The service timed out and closed the connection while n8n was still creating the
+		// execution; n8n goes on and records it, so the retry must not start a second one.
+		let releaseRecording: () => void = () => undefined;
+		const recording = new Promise<void>((resolve) => (releaseRecording = resolve));
+		let calls = 0;
+		const recordExecution = async (): Promise<void> => {
+			if (calls++ === 0) await recording;
+		};
+		const listener = await listen({ ...setupFor(), recordExecution });
+		const body = eventBody('audit.completed');
+		const timestamp = epochSeconds();
+		const abandoned = request(listener.url, {
+			method: 'POST',
+			headers: {
+				'content-type': 'application/json',
+				'x-service-webhook-timestamp': timestamp,
+				'x-service-webhook-signature': sign(SECRET, timestamp, body),
+			},
+		});
+		abandoned.on('error', () => undefined);
+		abandoned.end(body);
+		await vi.waitFor(() => expect(calls).toBe(1), { timeout: 20_000 });
+		abandoned.destroy();
+		// The connection is gone before n8n has recorded the execution.
+		await new Promise((resolve) => abandoned.once('close', resolve));
+		await new Promise((resolve) => setTimeout(resolve, 200));
+		const retry = deliver(listener, body);
+		releaseRecording();
+		expect(await retry).toEqual(DUPLICATE);
+		await listener.waitForCalls(2);
 		expect(startedIds(listener)).toEqual([JSON.parse(body).id]);
 	});
 

@@ -224,7 +224,11 @@ async function main(): Promise<void> {
 		const prefill = await sendAndCount(filled, prefillEvents);
 		const check = await sendAndCount(
 			filled,
-			prefillEvents.slice(DELIVERIES).filter((_event, index) => index % 90 === 0),
+			prefillEvents
+				.slice(DELIVERIES)
+				.filter(
+					(_event, index) => index % Math.max(1, Math.floor((PREFILL - DELIVERIES) / 50)) === 0,
+				),
 		);
 		result.prefill = {
 			answers: prefill.answers,
@@ -322,5 +326,8 @@ async function main(): Promise<void> {
 		`\nPackage: ${JSON.stringify(result.package)}, trigger version ${TRIGGER_VERSION}, n8n settings added: ${JSON.stringify(N8N_ENV)}\n\n${report}\n\nWhole run: ${seconds(result.wallSeconds as number)}; load ${loadAtStart.join(' ')} → ${(result.loadAtEnd as number[]).join(' ')}\nFigures: ${file}\n`,
 	);
 }
+
+// Ctrl-C or a kill: exit normally, so that n8n, Postgres and Redis are killed with us.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
 
 await main();

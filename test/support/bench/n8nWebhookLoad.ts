@@ -166,13 +166,13 @@ interface RememberedCheck {
 }
 
 /**
- * Sends 50 of B's earlier events again, spread over all but the oldest BENCH_DELIVERIES (which a
- * bound of 5,000 may have let go): all should be answered as duplicates and start nothing, which
- * shows the pre-fill is remembered (inside the duplicate window) when the rounds start.
+ * Sends 50 of B's earlier events again, spread over the newest BENCH_PREFILL - BENCH_DELIVERIES
+ * (a bound of 5,000 lets older ones go): all should be answered as duplicates and start nothing,
+ * which shows the pre-fill is remembered (inside the duplicate window) when the rounds start.
  */
 async function checkRemembered(bench: Bench): Promise<RememberedCheck> {
 	const work = bench.work.triggerFilled!;
-	const candidates = bench.filledEvents.slice(DELIVERIES);
+	const candidates = bench.filledEvents.slice(-Math.max(1, PREFILL - DELIVERIES));
 	const step = Math.max(1, Math.floor(candidates.length / 50));
 	const sample = candidates.filter((_event, index) => index % step === 0).slice(0, 50);
 	const figures = await sendAndCount(work, sample);
@@ -515,5 +515,8 @@ async function main(): Promise<void> {
 		`\nPackage: ${JSON.stringify(result.package)}, trigger version ${TRIGGER_VERSION}, n8n settings added: ${JSON.stringify(EXTRA_ENV)}\n\n${report.join('\n\n')}\n\nWhole run: ${seconds(result.wallSeconds as number)}; load ${loadAtStart.join(' ')} → ${(result.loadAtEnd as number[]).join(' ')}\nFigures: ${file}\n`,
 	);
 }
+
+// Ctrl-C or a kill: exit normally, so that every n8n started here is killed with us (instance.ts).
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
 
 await main();

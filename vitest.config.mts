@@ -8,6 +8,10 @@ export default defineConfig({
 	// n8n-core loads n8n-workflow's CommonJS build; the nodes under test must share its classes.
 	resolve: { alias: { 'n8n-workflow': require.resolve('n8n-workflow') } },
 	test: {
+		// Console output of passing tests is dropped (the nodes under test and the sandbox log the
+		// failures tests provoke); a failing test still shows its own. Vitest reads this for the whole
+		// run, not per project.
+		silent: 'passed-only',
 		projects: [
 			{
 				extends: true,

@@ -1,6 +1,8 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
+import { withFolderLock } from './folderLock.ts';
 import {
 	cacheDir,
 	n8nBin,
@@ -9,8 +11,8 @@ import {
 	N8N1_NODE_VERSION,
 	nodeHome,
 } from './paths.ts';
-import { runCommand } from './processes.ts';
-import type { RunResult } from './processes.ts';
+import { CommandFailed, runCommand } from './processes.ts';
+import type { QuietWatch, RunResult } from './processes.ts';
 import { progress, timed } from './progress.ts';
 
 /** The private package.json of an n8n install; the overrides work around packages the registry lacks. */
@@ -43,26 +45,118 @@ export function npmCommand(args: string[], nodeBinary = process.execPath): [stri
 	return npmCli && npmCli.endsWith('.js') ? [nodeBinary, [npmCli, ...args]] : ['npm', args];
 }
 
-/** Environment that makes npm, its scripts and node-gyp use the given Node (headers included). */
-function envFor(home: string | undefined): NodeJS.ProcessEnv {
-	if (!home) return process.env;
-	return {
-		...process.env,
-		PATH: `${path.join(home, 'bin')}${path.delimiter}${process.env.PATH ?? ''}`,
-		npm_config_nodedir: home,
-	};
+let machineGlobalConfig: { file?: string } | undefined;
+
+/**
+ * The global npmrc the machine's npm reads (a company certificate, a proxy). npm finds it under
+ * the prefix of the Node it runs on, so npm on a fetched Node, or with `--prefix`, would miss it.
+ * .ci/node24.sh exports it as npm_config_globalconfig; otherwise npm is asked once.
+ */
+export function npmGlobalConfig(): string | undefined {
+	if (process.env.npm_config_globalconfig) return process.env.npm_config_globalconfig;
+	if (!machineGlobalConfig) {
+		const [command, args] = npmCommand(['config', 'get', 'globalconfig']);
+		const file = spawnSync(command, args, { encoding: 'utf8' }).stdout?.trim();
+		machineGlobalConfig = { file: file && existsSync(file) ? file : undefined };
+	}
+	return machineGlobalConfig.file;
+}
+
+/** A Node folder with its C headers (node-gyp builds against them instead of downloading them). */
+function withHeaders(home: string): string | undefined {
+	return existsSync(path.join(home, 'include', 'node', 'node_version.h')) ? home : undefined;
+}
+
+/**
+ * Environment that makes npm, its scripts and node-gyp use the given Node (headers included), or
+ * the current one, with the machine's global npm settings. Both nodedir forms: node-gyp 11.4 and
+ * later prefer the npm_package_config_node_gyp_ one; older copies (n8n's tree holds node-gyp 8) read
+ * npm_config_nodedir, which npm 11 warns about at our --loglevel only in the output we capture.
+ */
+export function envFor(home: string | undefined): NodeJS.ProcessEnv {
+	const env: NodeJS.ProcessEnv = { ...process.env };
+	if (home) env.PATH = `${path.join(home, 'bin')}${path.delimiter}${process.env.PATH ?? ''}`;
+	const nodedir = withHeaders(home ?? path.dirname(path.dirname(process.execPath)));
+	if (nodedir) {
+		env.npm_config_nodedir = nodedir;
+		env.npm_package_config_node_gyp_nodedir = nodedir;
+	}
+	const globalConfig = npmGlobalConfig();
+	if (globalConfig) env.npm_config_globalconfig = globalConfig;
+	return env;
 }
 
 /** Runs npm in `cwd` on the given Node (its folder first on PATH, its headers for native builds), or the current one. */
-export async function runNpm(args: string[], cwd: string, nodeBinary?: string): Promise<RunResult> {
+export async function runNpm(
+	args: string[],
+	cwd: string,
+	nodeBinary?: string,
+	quiet?: QuietWatch,
+): Promise<RunResult> {
 	const home = nodeBinary ? path.dirname(path.dirname(nodeBinary)) : undefined;
 	const [command, fullArgs] = npmCommand(args, nodeBinary);
-	return await runCommand(command, fullArgs, { cwd, env: envFor(home) });
+	return await runCommand(command, fullArgs, { cwd, env: envFor(home), quiet });
 }
 
-async function npmIn(dir: string, args: string[], home?: string): Promise<void> {
+/** npm's lines worth showing: not its successful fetches or its config warnings. */
+export function npmTrouble(output: string, lines = 8): string[] {
+	const worth = output
+		.split('\n')
+		.map((line) => line.trimEnd())
+		.filter((line) => line && !/^npm (http fetch \w+ [23]\d\d |warn (Unknown|config) )/.test(line));
+	return worth.slice(-lines);
+}
+
+/** The likely cause behind npm's last lines, when they name one. */
+export function npmTroubleCause(lines: string[]): string | undefined {
+	const text = lines.join('\n');
+	if (/CERT|certificate|UNABLE_TO_(GET_ISSUER|VERIFY)|self[- ]signed/i.test(text))
+		return "npm does not trust the registry's certificate: the machine's certificate settings (cafile in `npm config get globalconfig`, NODE_EXTRA_CA_CERTS) are not reaching this npm; run `source .ci/node24.sh` from a shell where `npm view is-number version` works";
+	if (
+		/E(TIMEDOUT|CONNREFUSED|CONNRESET|AI_AGAIN|NOTFOUND)|socket hang up|\b407\b|proxy/i.test(text)
+	)
+		return 'npm cannot reach the registry: check that the proxy settings (https-proxy in an npmrc, HTTPS_PROXY) reach this npm and that `npm view is-number version` works';
+	return undefined;
+}
+
+/** How long npm may print nothing before the install is reported stalled, and before it is given up. */
+export const NPM_QUIET = { afterMs: 180_000, failAfterMs: 30 * 60_000 };
+
+function duration(ms: number): string {
+	return ms < 60_000 ? `${Math.round(ms / 1000)} s` : `${Math.round(ms / 60_000)} min`;
+}
+
+function stalledReport(what: string): QuietWatch {
+	return {
+		...NPM_QUIET,
+		report(quietMs, output) {
+			const lines = npmTrouble(output);
+			const cause = npmTroubleCause(lines);
+			progress(
+				`  ${what} seems stalled: npm printed nothing for ${duration(quietMs)} (still waiting).${cause ? ` Likely cause: ${cause}.` : ''}`,
+			);
+			if (lines.length > 0)
+				progress(`  npm's last lines:\n${lines.map((line) => `    ${line}`).join('\n')}`);
+		},
+	};
+}
+
+/**
+ * npm with its fetches logged (--loglevel=http: each one shows progress, failed attempts name their
+ * error) into memory only; a quiet npm is reported, a failure shows npm's own errors and their likely cause.
+ */
+async function npmIn(dir: string, args: string[], home?: string, what = 'npm'): Promise<void> {
 	const nodeBinary = home ? path.join(home, 'bin', 'node') : undefined;
-	await runNpm([...args, '--no-audit', '--no-fund', '--loglevel=error'], dir, nodeBinary);
+	const fullArgs = [...args, '--no-audit', '--no-fund', '--loglevel=http'];
+	try {
+		await runNpm(fullArgs, dir, nodeBinary, stalledReport(what));
+	} catch (error) {
+		if (!(error instanceof CommandFailed)) throw error;
+		const lines = npmTrouble(`${error.result.stdout}\n${error.result.stderr}`, 20);
+		const cause = npmTroubleCause(lines);
+		const summary = `${what} failed: \`npm ${args.join(' ')}\` in ${dir} ${error.reason}`;
+		throw new Error([summary, ...lines, ...(cause ? [`Likely cause: ${cause}.`] : [])].join('\n'));
+	}
 }
 
 /** Fetches a Node release from the npm registry into the cache (once) and returns its binary. */
@@ -71,10 +165,18 @@ export async function ensureNodeInstalled(version: string): Promise<string> {
 	const binary = path.join(home, 'bin', 'node');
 	if (existsSync(binary)) return binary;
 	const prefix = path.join(cacheDir(), `node-${version}`);
-	mkdirSync(prefix, { recursive: true });
-	await timed(`Fetching Node ${version} from the npm registry into ${prefix}`, () =>
-		npmIn(prefix, ['install', '--prefix', prefix, '--no-save', `node@${version}`]),
-	);
+	await withFolderLock(prefix, `Node ${version}`, async () => {
+		if (existsSync(binary)) return; // fetched by the process that held the lock
+		mkdirSync(prefix, { recursive: true });
+		await timed(`Fetching Node ${version} from the npm registry into ${prefix}`, () =>
+			npmIn(
+				prefix,
+				['install', '--prefix', prefix, '--no-save', `node@${version}`],
+				undefined,
+				`Fetching Node ${version}`,
+			),
+		);
+	});
 	if (!existsSync(binary))
 		throw new Error(`npm installed node@${version} but ${binary} is missing`);
 	return binary;
@@ -109,25 +211,35 @@ export async function ensureN8nRuntime(version = N8N_VERSION): Promise<N8nRuntim
 	const home = nodeVersion ? nodeHome(nodeVersion) : undefined;
 	const runsOn = nodeVersion ?? process.versions.node;
 	const dir = n8nInstallDir(version);
+	const runtime = { version, installDir: dir, nodeBinary };
 	if (isInstalled(dir, version, runsOn)) {
 		progress(`n8n ${version} is installed in ${dir}`);
-		return { version, installDir: dir, nodeBinary };
+		return runtime;
 	}
-	mkdirSync(dir, { recursive: true });
-	writeFileSync(
-		path.join(dir, 'package.json'),
-		`${JSON.stringify(installPackageJson(version), null, 2)}\n`,
-	);
-	await timed(
-		`Installing n8n ${version} into ${dir} for Node ${runsOn} (first run only; 5-11 minutes)`,
-		() => npmIn(dir, ['install', '--ignore-scripts'], home),
-	);
-	await timed("Building n8n's native modules (sqlite3 compiles; about 2 minutes)", () =>
-		npmIn(dir, ['rebuild', 'isolated-vm', 'sqlite3'], home),
-	);
-	const marker = { version, nodeMajor: nodeMajor(runsOn), at: new Date().toISOString() };
-	writeFileSync(path.join(dir, MARKER), JSON.stringify(marker));
-	return { version, installDir: dir, nodeBinary };
+	await withFolderLock(dir, `n8n ${version}`, async () => {
+		if (isInstalled(dir, version, runsOn)) return progress(`n8n ${version} is installed in ${dir}`);
+		mkdirSync(dir, { recursive: true });
+		writeFileSync(
+			path.join(dir, 'package.json'),
+			`${JSON.stringify(installPackageJson(version), null, 2)}\n`,
+		);
+		await timed(
+			`Installing n8n ${version} into ${dir} for Node ${runsOn} (first run only; 5-11 minutes)`,
+			() => npmIn(dir, ['install', '--ignore-scripts'], home, `Installing n8n ${version}`),
+		);
+		// --foreground-scripts: the compiler's output reaches the captured log, so a long build is not reported stalled.
+		await timed("Building n8n's native modules (sqlite3 compiles; about 2 minutes)", () =>
+			npmIn(
+				dir,
+				['rebuild', 'isolated-vm', 'sqlite3', '--foreground-scripts'],
+				home,
+				"Building n8n's native modules",
+			),
+		);
+		const marker = { version, nodeMajor: nodeMajor(runsOn), at: new Date().toISOString() };
+		writeFileSync(path.join(dir, MARKER), JSON.stringify(marker));
+	});
+	return runtime;
 }
 
 /** The install folder of an n8n release on the current Node (n8n 2.x); see ensureN8nRuntime. */

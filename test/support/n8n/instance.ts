@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 import { n8nBin } from './paths.ts';
-import { freePort, runCommand, tail, waitFor } from './processes.ts';
+import { delay, freePort, portInUse, runCommand, tail, waitFor } from './processes.ts';
 
 const STOP_GRACE_MS = 15_000;
 const BOOT_TIMEOUT_MS = 180_000;
@@ -114,9 +114,18 @@ async function isReady(url: string): Promise<true | undefined> {
  * The encryption key is random: credentials belong to this user folder only.
  */
 export async function startN8n(options: N8nOptions): Promise<N8nInstance> {
+	if (await portInUse(options.port))
+		throw new Error(
+			`Port ${options.port} is already in use, so n8n cannot listen there (npm start: N8N_PORT chooses another port)`,
+		);
 	mkdirSync(options.userFolder, { recursive: true });
 	const logFile = path.join(options.userFolder, options.logName ?? 'n8n.log');
+	// The log is kept across starts (npm start keeps its user folder): failure messages show this start's lines only.
+	const logStart = statSync(logFile, { throwIfNoEntry: false })?.size ?? 0;
 	const log = createWriteStream(logFile, { flags: 'a' });
+	log.write(
+		`--- n8n ${options.command ?? 'start'} on port ${options.port}, ${new Date().toISOString()}\n`,
+	);
 	const encryptionKey = options.encryptionKey ?? randomBytes(24).toString('hex');
 	const env = n8nEnv(options, encryptionKey, await freePort());
 	const origin = `http://127.0.0.1:${options.port}`;
@@ -135,7 +144,8 @@ export async function startN8n(options: N8nOptions): Promise<N8nInstance> {
 	const killOnExit = (): void => signalGroup(child, 'SIGKILL');
 	process.once('exit', killOnExit);
 
-	const logTail = (lines = 40): string => tail(readFileSync(logFile, 'utf8'), lines);
+	const logTail = (lines = 40): string =>
+		tail(readFileSync(logFile).subarray(logStart).toString('utf8'), lines);
 	let stopping: Promise<void> | undefined;
 	const stop = (): Promise<void> => {
 		stopping ??= stopChild(child).then(() => {
@@ -145,7 +155,11 @@ export async function startN8n(options: N8nOptions): Promise<N8nInstance> {
 		return stopping;
 	};
 
-	const died = exited(child).then(() => {
+	const died = exited(child).then(async () => {
+		// Its last lines are still on their way through the pipes into the log.
+		const closed = new Promise((resolve) => child.once('close', resolve));
+		await Promise.race([closed, delay(1_000)]);
+		await new Promise((resolve) => log.write(`--- exited (code ${child.exitCode})\n`, resolve));
 		throw new Error(
 			`n8n ${command} exited during start-up (code ${child.exitCode}):\n${logTail()}`,
 		);

@@ -8,28 +8,81 @@ export interface RunResult {
 	stderr: string;
 }
 
-/** Runs a command to completion, collecting its output; rejects when it exits non-zero. */
+/** A command that exited non-zero (or was stopped for printing nothing); its output is kept for a cleaner report. */
+export class CommandFailed extends Error {
+	/** "exited with 1", "printed nothing for 1800 s and was stopped" */
+	readonly reason: string;
+	readonly result: RunResult;
+
+	constructor(command: string, reason: string, result: RunResult) {
+		super(`${command} ${reason}\n${tail(result.stderr || result.stdout)}`);
+		this.reason = reason;
+		this.result = result;
+	}
+}
+
+/** What to do when a command prints nothing for a while: report it every `afterMs`, stop it after `failAfterMs`. */
+export interface QuietWatch {
+	afterMs: number;
+	failAfterMs?: number;
+	checkEveryMs?: number;
+	/** Called with how long the command has been quiet and everything it printed so far. */
+	report(quietMs: number, output: string): void;
+}
+
+export interface RunOptions extends SpawnOptions {
+	quiet?: QuietWatch;
+}
+
+/** Runs a command to completion, collecting its output; rejects (CommandFailed) when it exits non-zero. */
 export function runCommand(
 	command: string,
 	args: string[],
-	options: SpawnOptions = {},
+	{ quiet, ...options }: RunOptions = {},
 ): Promise<RunResult> {
 	return new Promise((resolve, reject) => {
 		const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
 		let stdout = '';
 		let stderr = '';
-		child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-		child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-		child.on('error', reject);
+		let lastOutput = Date.now();
+		let reportedQuietMs = 0;
+		let gaveUp = false;
+		child.stdout?.on('data', (chunk: Buffer) => {
+			stdout += chunk.toString();
+			lastOutput = Date.now();
+		});
+		child.stderr?.on('data', (chunk: Buffer) => {
+			stderr += chunk.toString();
+			lastOutput = Date.now();
+		});
+		const watch =
+			quiet &&
+			setInterval(
+				() => {
+					const quietMs = Date.now() - lastOutput;
+					if (quietMs < reportedQuietMs) reportedQuietMs = 0;
+					if (quiet.failAfterMs !== undefined && quietMs >= quiet.failAfterMs) {
+						gaveUp = true;
+						child.kill('SIGTERM');
+					} else if (quietMs - reportedQuietMs >= quiet.afterMs) {
+						reportedQuietMs = quietMs;
+						quiet.report(quietMs, `${stdout}\n${stderr}`);
+					}
+				},
+				quiet.checkEveryMs ?? Math.min(quiet.afterMs / 4, 15_000),
+			);
+		child.on('error', (error) => {
+			clearInterval(watch);
+			reject(error);
+		});
 		child.on('close', (code) => {
+			clearInterval(watch);
 			const result = { code: code ?? 1, stdout, stderr };
-			if (result.code === 0) resolve(result);
-			else
-				reject(
-					new Error(
-						`${command} ${args.join(' ')} exited with ${result.code}\n${tail(stderr || stdout)}`,
-					),
-				);
+			if (result.code === 0 && !gaveUp) return resolve(result);
+			const why = gaveUp
+				? `printed nothing for ${Math.round((quiet?.failAfterMs ?? 0) / 1000)} s and was stopped`
+				: `exited with ${result.code}`;
+			reject(new CommandFailed(`${command} ${args.join(' ')}`, why, result));
 		});
 	});
 }
@@ -48,6 +101,15 @@ export function freePort(): Promise<number> {
 			const port = typeof address === 'object' && address ? address.port : 0;
 			server.close(() => resolve(port));
 		});
+	});
+}
+
+/** Whether something listens on 127.0.0.1:`port` (or on every address) already. */
+export function portInUse(port: number): Promise<boolean> {
+	return new Promise((resolve) => {
+		const server = createServer();
+		server.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'EADDRINUSE'));
+		server.listen(port, '127.0.0.1', () => server.close(() => resolve(false)));
 	});
 }
 
@@ -80,11 +142,12 @@ export async function waitFor<T>(
 
 /** Every process below `root` (children, their children, ...), found with `ps` (Linux and macOS). */
 export function descendantsOf(root: number): number[] {
-	const listing = spawnSync('ps', ['-A', '-o', 'pid=,ppid='], { encoding: 'utf8' }).stdout ?? '';
+	const ps = spawnSync('ps', ['-A', '-o', 'pid=,ppid='], { encoding: 'utf8' });
 	const children = new Map<number, number[]>();
-	for (const line of listing.trim().split('\n')) {
+	for (const line of (ps.stdout ?? '').trim().split('\n')) {
 		const [pid, ppid] = line.trim().split(/\s+/).map(Number);
-		children.set(ppid, [...(children.get(ppid) ?? []), pid]);
+		// `ps` lists itself: as a child of the caller it would never seem to exit.
+		if (pid !== ps.pid) children.set(ppid, [...(children.get(ppid) ?? []), pid]);
 	}
 	const found: number[] = [];
 	const queue = [root];

@@ -2,7 +2,8 @@
  * `npm start`: n8n 2.x with this package, the service sandbox and the example workflows, on
  * 127.0.0.1. The n8n user folder (`.n8n-local/user`) is kept between starts; `--reset` starts
  * from a clean one. SIGINT, SIGTERM or SIGHUP from any parent, or the parent going away, stops
- * everything it started.
+ * everything it started. While it runs it holds `<user folder>.lock` (pid, command, start time), so a
+ * second start on the same folder, or on busy ports, is refused with one line naming the cause.
  *
  * Environment: N8N_PORT (5678), SANDBOX_PORT (5680), N8N_INSTALL_DIR (where n8n is installed),
  * DEMO_USER_FOLDER (the kept user folder).
@@ -10,6 +11,14 @@
 import { lstatSync, mkdirSync, readlinkSync, rmSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 
+import { addressInUseHint } from '../sandbox/server.ts';
+import {
+	alreadyRunning,
+	busyPortsProblem,
+	startLockFile,
+	startSettings,
+} from '../setup/startPreflight.ts';
+import { tryLock } from './folderLock.ts';
 import { n8nInstallDir, LOCAL_DIR } from './paths.ts';
 import { delay, descendantsOf } from './processes.ts';
 import { progress } from './progress.ts';
@@ -21,13 +30,6 @@ const USAGE =
 const CHILD_STOP_GRACE_MS = 10_000;
 const PARENT_CHECK_MS = 1_000;
 const SIGNAL_EXIT_CODES: Record<string, number> = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 };
-
-function portFromEnv(name: string, fallback: number): number {
-	const port = Number(process.env[name] ?? fallback);
-	if (!Number.isInteger(port) || port <= 0 || port > 65535)
-		throw new Error(`${name} must be a TCP port, got ${process.env[name]}`);
-	return port;
-}
 
 function parseArguments(args: string[]): { reset: boolean } {
 	const unknown = args.filter((arg) => arg !== '--reset');
@@ -125,7 +127,13 @@ async function main(): Promise<void> {
 		if (process.ppid !== parent) stop('parent process exited', 0);
 	}, PARENT_CHECK_MS).unref();
 
-	const userFolder = path.resolve(process.env.DEMO_USER_FOLDER ?? path.join(LOCAL_DIR, 'user'));
+	const settings = startSettings();
+	const { userFolder } = settings;
+	// Held while this start runs: a second `npm start` on the same folder is told who runs it.
+	const instance = tryLock(startLockFile(settings));
+	if ('heldBy' in instance) throw new Error(alreadyRunning(instance.heldBy.owner, settings));
+	const busyPorts = await busyPortsProblem(settings);
+	if (busyPorts) throw new Error(busyPorts);
 	if (reset) {
 		progress(`--reset: removing ${userFolder}`);
 		rmSync(userFolder, { recursive: true, force: true });
@@ -136,8 +144,8 @@ async function main(): Promise<void> {
 		keepUserFolder: true,
 		// n8n keeps the pollers' memory of record ids; the sandbox must not hand the same ids out again.
 		sandboxOptions: { newIdsFromClock: true },
-		n8nPort: portFromEnv('N8N_PORT', 5678),
-		sandboxPort: portFromEnv('SANDBOX_PORT', 5680),
+		n8nPort: settings.n8nPort,
+		sandboxPort: settings.sandboxPort,
 	});
 	state.stack = stack;
 	if (state.stopping) {
@@ -149,7 +157,8 @@ async function main(): Promise<void> {
 }
 
 main().catch(async (error: unknown) => {
-	console.error(error instanceof Error ? error.message : error);
+	const hint = addressInUseHint(error, 'SANDBOX_PORT');
+	console.error(hint ?? (error instanceof Error ? error.message : error));
 	await stopDescendants();
 	process.exit(1);
 });

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { startSandbox } from './index.ts';
+import { addressInUseHint } from './server.ts';
 import type { Sandbox } from './index.ts';
 import type { SandboxOptions } from './types.ts';
 
@@ -65,6 +66,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-	console.error(error instanceof Error ? error.message : error);
+	const hint = addressInUseHint(error, '--port or PORT');
+	console.error(hint ?? (error instanceof Error ? error.message : error));
 	process.exit(1);
 });

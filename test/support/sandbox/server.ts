@@ -131,3 +131,13 @@ export function createSandboxServer(ctx: SandboxContext): Server {
 		});
 	});
 }
+
+/**
+ * One line for a port another process holds (`listen EADDRINUSE`), naming the setting that picks
+ * another port; undefined for any other error.
+ */
+export function addressInUseHint(error: unknown, setting: string): string | undefined {
+	const { code, port } = error as { code?: unknown; port?: unknown };
+	if (code !== 'EADDRINUSE') return undefined;
+	return `Port ${String(port)} is already in use (is \`npm start\` or another sandbox running?): stop that, or choose another port with ${setting}`;
+}

@@ -1,0 +1,42 @@
+/**
+ * A stand-in for npm in the set-up tests (install.ts runs it through npm_execpath): each call
+ * prints FAKE_NPM_STDERR, takes FAKE_NPM_MS, creates what the real command would leave behind (a Node binary, n8n's bin),
+ * and appends what it was asked and the npm settings it got to FAKE_NPM_LOG (one JSON line).
+ */
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+const args = process.argv.slice(2);
+const started = Date.now();
+const ms = Number(process.env.FAKE_NPM_MS ?? 0);
+
+function touch(file) {
+	mkdirSync(path.dirname(file), { recursive: true });
+	writeFileSync(file, '#!/bin/sh\n', { mode: 0o755 });
+}
+
+if (args[0] === 'config' && args[1] === 'get' && args[2] === 'globalconfig') {
+	process.stdout.write(`${process.env.FAKE_GLOBALCONFIG ?? ''}\n`);
+	process.exit(0);
+}
+if (process.env.FAKE_NPM_STDERR) process.stderr.write(`${process.env.FAKE_NPM_STDERR}\n`);
+await new Promise((resolve) => setTimeout(resolve, args[0] === 'install' ? ms : ms / 4));
+const nodePackage = args.find((arg) => arg.startsWith('node@'));
+if (args[0] === 'install' && nodePackage) {
+	const prefix = args[args.indexOf('--prefix') + 1];
+	const home = `node_modules/node/node_modules/node-${process.platform}-${process.arch}`;
+	touch(path.join(prefix, home, 'bin', 'node'));
+} else if (args[0] === 'install') {
+	touch(path.join(process.cwd(), 'node_modules', 'n8n', 'bin', 'n8n'));
+}
+const call = {
+	pid: process.pid,
+	args,
+	cwd: process.cwd(),
+	globalconfig: process.env.npm_config_globalconfig,
+	nodedir: process.env.npm_config_nodedir,
+	gypNodedir: process.env.npm_package_config_node_gyp_nodedir,
+	started,
+	ended: Date.now(),
+};
+if (process.env.FAKE_NPM_LOG) appendFileSync(process.env.FAKE_NPM_LOG, `${JSON.stringify(call)}\n`);

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { orderOf } from './recordOrder';
+import { isNewestFirstStart } from './recordOrder';
 import { walkFromRemembered, walkRecords, type ListReader } from './pageWalk';
 import { newestRecord } from './newestRecord';
 import type { PollMemory } from './pollMemory';
@@ -21,10 +21,7 @@ export async function newestListed(
 		const newest = newestRecord(walkRecords(fromTail).filter(({ record }) => wanted(record)));
 		if (newest || fromTail.restarted) return newest;
 	}
-	let walk = await reader.walk(
-		undefined,
-		(page) => page.ref === undefined && orderOf(page.records) === 'newestFirst',
-	);
+	let walk = await reader.walk(undefined, isNewestFirstStart);
 	const records = walkRecords(walk);
 	while (walk.cutAt) {
 		walk = await reader.walk(walk.cutAt);

@@ -1,4 +1,4 @@
-import { orderOf, type ListOrder } from './recordOrder';
+import { isNewestFirstStart, orderOf, type ListOrder } from './recordOrder';
 import {
 	walkFromRemembered,
 	walkRecords,
@@ -45,6 +45,45 @@ function tailOf(walk: Walk, otherwise: PageRef | undefined): PageRef | undefined
 	return last ? last.ref : otherwise;
 }
 
+/** The IDs on a walk's last page: those a walk that goes on from its cut reads again. */
+function lastPageIds(walk: Walk): string[] {
+	return walk.pages[walk.pages.length - 1].records.map(({ id }) => id);
+}
+
+/** How a poll tells the new records of a walk, and what decided it. */
+interface NewRuleChoice {
+	isNew: NewRule;
+	/**
+	 * `seen`: a record seen before, where the new ones end; `cut`: none in a walk cut short;
+	 * `whole`: none in a walk that read to the list's end.
+	 */
+	by: 'seen' | 'cut' | 'whole';
+}
+
+/**
+ * The new rule for a walk's records. When one of them is `seen`, the new ones are those before
+ * the first such (`newAre: 'before'`, a list newest first) or after it (`'after'`, oldest first);
+ * when none is, `ifCut` holds for a walk cut short and `ifWhole` for one that read to the end.
+ */
+function newRuleFor(
+	walk: Walk,
+	records: IdentifiedRecord[],
+	seen: ReadonlySet<string>,
+	newAre: 'before' | 'after',
+	otherwise: { ifCut: NewRule; ifWhole: NewRule },
+): NewRuleChoice {
+	const boundary = records.findIndex(({ id }) => seen.has(id));
+	if (boundary >= 0) {
+		const isNew: NewRule =
+			newAre === 'before'
+				? (_record, index) => index < boundary
+				: (_record, index) => index > boundary;
+		return { isNew, by: 'seen' };
+	}
+	if (walk.cutAt) return { isNew: otherwise.ifCut, by: 'cut' };
+	return { isNew: otherwise.ifWhole, by: 'whole' };
+}
+
 /**
  * The first poll for a configuration: remembers what exists and emits nothing. It reads the first
  * page; when that shows the newest records first, that is all it needs, otherwise it reads on to
@@ -55,10 +94,7 @@ export async function firstPoll(
 	fingerprint: string,
 	now: number,
 ): Promise<PollMemory> {
-	const walk = await reader.walk(
-		undefined,
-		(page) => page.ref === undefined && orderOf(page.records) === 'newestFirst',
-	);
+	const walk = await reader.walk(undefined, isNewestFirstStart);
 	const order = walkOrder(walk);
 	const records = walkRecords(walk);
 	const ids = records.map(({ id }) => id);
@@ -121,19 +157,15 @@ async function oldestFirstPoll(
 		walk = { ...(await reader.walk(undefined)), restarted: true };
 	}
 	const records = walkRecords(walk);
-	const boundary = records.findIndex(({ id }) => seen.has(id));
-	let seeking: PollMemory['seeking'];
-	let isNew: NewRule;
-	if (goingOn) {
-		isNew = () => true;
-	} else if (boundary >= 0) {
-		isNew = (_record, index) => index > boundary;
-	} else if (walk.cutAt) {
-		isNew = datedAfter(memory.newest);
-		seeking = { at: walk.cutAt, since: memory.newest };
-	} else {
-		isNew = whenNothingRemembered(memory);
-	}
+	const choice = newRuleFor(walk, records, seen, 'after', {
+		ifCut: datedAfter(memory.newest),
+		ifWhole: whenNothingRemembered(memory),
+	});
+	const isNew: NewRule = goingOn ? () => true : choice.isNew;
+	const seeking: PollMemory['seeking'] =
+		!goingOn && choice.by === 'cut' && walk.cutAt
+			? { at: walk.cutAt, since: memory.newest }
+			: undefined;
 	const decision = work.decide(records, isNew, wanted);
 	const stillOldestFirst = !contradicts(walk, 'oldestFirst');
 	return work.outcome({
@@ -169,16 +201,17 @@ async function newestFirstPoll(
 			page.records.some(({ id }) => until.has(id)),
 		);
 		const inGap = walkRecords(walk);
-		const end = inGap.findIndex(({ id }) => until.has(id));
-		const rule: NewRule =
-			end >= 0 ? (_record, index) => index < end : walk.cutAt ? () => true : datedAfter(gap.newest);
-		const decision = work.decide(inGap, rule, wanted, [...gap.skip, ...gap.until]);
+		const { isNew } = newRuleFor(walk, inGap, until, 'before', {
+			ifCut: () => true,
+			ifWhole: datedAfter(gap.newest),
+		});
+		const decision = work.decide(inGap, isNew, wanted, [...gap.skip, ...gap.until]);
 		gapKnown.push(...decision.known.filter((id) => !until.has(id)));
 		if (walk.cutAt) {
 			gaps.push({
 				...gap,
 				at: walk.cutAt,
-				skip: walk.pages[walk.pages.length - 1].records.map(({ id }) => id),
+				skip: lastPageIds(walk),
 			});
 		}
 	}
@@ -188,21 +221,16 @@ async function newestFirstPoll(
 
 	const head = await reader.walk(undefined, (page) => page.records.some(({ id }) => seen.has(id)));
 	const records = walkRecords(head);
-	const boundary = records.findIndex(({ id }) => seen.has(id));
-	let isNew: NewRule;
-	if (boundary >= 0) {
-		isNew = (_record, index) => index < boundary;
-	} else if (head.cutAt) {
-		isNew = () => true;
-	} else {
-		isNew = whenNothingRemembered(memory);
-	}
+	const { isNew } = newRuleFor(head, records, seen, 'before', {
+		ifCut: () => true,
+		ifWhole: whenNothingRemembered(memory),
+	});
 	const decision = work.decide(records, isNew, wanted, gapKnown);
 	if (head.cutAt) {
 		gaps.push({
 			at: head.cutAt,
 			until: memory.ids.slice(0, GAP_END_IDS),
-			skip: head.pages[head.pages.length - 1].records.map(({ id }) => id),
+			skip: lastPageIds(head),
 			newest: memory.newest,
 		});
 	}

@@ -1,5 +1,6 @@
 import { recordTime } from '../../shared/lists/recordFields';
 import { idCounter } from './newestRecord';
+import type { ListPage } from './pageWalk';
 import type { IdentifiedRecord } from './recordIds';
 
 /** Where a list puts its new records: at its start (`newestFirst`) or at its end (`oldestFirst`). */
@@ -34,4 +35,12 @@ export function orderOf(records: IdentifiedRecord[]): ListOrder | undefined {
 	if (!counters.every((counter) => counter !== undefined && counter[0] === prefix))
 		return undefined;
 	return direction(counters.map((counter) => (counter as [string, number])[1]));
+}
+
+/**
+ * Whether a page is the list's first and shows the newest records first: then it holds the newest
+ * records, and a walk that only needs those can stop after it.
+ */
+export function isNewestFirstStart(page: ListPage): boolean {
+	return page.ref === undefined && orderOf(page.records) === 'newestFirst';
 }

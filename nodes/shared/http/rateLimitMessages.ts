@@ -17,6 +17,31 @@ export interface RateLimitHandling {
 	maxWaitMs: number;
 }
 
+/** A wait longer than the node accepts, and what the node did instead of waiting. */
+function tooLongToWait(maxWaitMs: number, instead: string): string {
+	return `That is more than ${Math.round(maxWaitMs / 1000)} s away, too long to wait for, so the node ${instead}.`;
+}
+
+/** A rate-limit failure: its description is `parts`, then the limits that apply and the advice. */
+function rateLimitFailure(
+	message: string,
+	parts: string[],
+	request: ServiceRequest,
+): FailureDescription {
+	const limits = request.rateLimitsText
+		? [`Limits that apply here: ${request.rateLimitsText}.`]
+		: [];
+	return {
+		httpCode: '429',
+		message,
+		description: [
+			...parts,
+			...limits,
+			'Run the workflow less often, or spread the items over time.',
+		].join(' '),
+	};
+}
+
 /** A 429 the service answered: what the limit is, when it resets and what the node did about it. */
 export function describeRateLimit(
 	profile: ServiceProfile,
@@ -40,17 +65,9 @@ export function describeRateLimit(
 		rateLimit.resetAt &&
 		rateLimit.resetAt.getTime() - now > handling.maxWaitMs
 	) {
-		parts.push(
-			`That is more than ${Math.round(handling.maxWaitMs / 1000)} s away, too long to wait for, so the node did not retry.`,
-		);
+		parts.push(tooLongToWait(handling.maxWaitMs, 'did not retry'));
 	}
-	if (request.rateLimitsText) parts.push(`Limits that apply here: ${request.rateLimitsText}.`);
-	parts.push('Run the workflow less often, or spread the items over time.');
-	return {
-		httpCode: '429',
-		message: `Rate limit reached [${code}]${which}${resets}`,
-		description: parts.join(' '),
-	};
+	return rateLimitFailure(`Rate limit reached [${code}]${which}${resets}`, parts, request);
 }
 
 /** A request the credential's pace held back, because its window frees later than the node waits: nothing was sent. */
@@ -61,15 +78,12 @@ export function describeHeldBack(
 	maxWaitMs: number,
 	now: number = Date.now(),
 ): FailureDescription {
-	const parts = [
-		describeResetTime({ resetAt: heldUntil }, now),
-		`That is more than ${Math.round(maxWaitMs / 1000)} s away, too long to wait for, so the node did not send the request.`,
-	];
-	if (request.rateLimitsText) parts.push(`Limits that apply here: ${request.rateLimitsText}.`);
-	parts.push('Run the workflow less often, or spread the items over time.');
-	return {
-		httpCode: '429',
-		message: `Rate limit reached [rate_limited]: the ${profile.serviceName} limit of this credential is used up (resets at ${heldUntil.toISOString()})`,
-		description: parts.join(' '),
-	};
+	return rateLimitFailure(
+		`Rate limit reached [rate_limited]: the ${profile.serviceName} limit of this credential is used up (resets at ${heldUntil.toISOString()})`,
+		[
+			describeResetTime({ resetAt: heldUntil }, now),
+			tooLongToWait(maxWaitMs, 'did not send the request'),
+		],
+		request,
+	);
 }

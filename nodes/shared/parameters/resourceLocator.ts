@@ -68,7 +68,6 @@ export function readLocatorPathId(
 	label: string,
 	itemIndex: number,
 ): PathId {
-	const value = ctx.getNodeParameter(parameter, itemIndex, '', { extractValue: true });
-	const segment = toPathSegment(ctx.getNode(), value, label, itemIndex);
-	return { id: decodeURIComponent(segment), segment };
+	const id = readLocatorId(ctx, parameter, label, itemIndex);
+	return { id, segment: toPathSegment(ctx.getNode(), id, label, itemIndex) };
 }

@@ -68,6 +68,10 @@ export const simplifyGetManyProperty: INodeProperties = {
 	displayOptions: { show: { resource: ['site'], operation: ['getAll'] } },
 };
 
+/** What Simplify on Site → Get does, the same in every node version. */
+const SIMPLIFY_GET_DESCRIPTION =
+	'Whether to return a simplified version of the site (ID, name, hostname, status, audit and event counts, latest audit, latest event and latest score per strategy) instead of the raw data with every audit and event';
+
 /**
  * Site → Get. From node version 2 off by default: Get returns the site with its audits and
  * events. Version 1 keeps on: n8n saves only values that differ from the default, so a version 1
@@ -80,8 +84,7 @@ export const simplifyGetProperties: INodeProperties[] = [
 		name: 'simplify',
 		type: 'boolean',
 		default: false,
-		description:
-			'Whether to return a simplified version of the site (ID, name, hostname, status, audit and event counts, latest audit, latest event and latest score per strategy) instead of the raw data with every audit and event',
+		description: SIMPLIFY_GET_DESCRIPTION,
 		displayOptions: {
 			show: { resource: ['site'], operation: ['get'], '@version': [{ _cnd: { gte: 2 } }] },
 		},
@@ -91,8 +94,7 @@ export const simplifyGetProperties: INodeProperties[] = [
 		name: 'simplify',
 		type: 'boolean',
 		default: true,
-		description:
-			'Whether to return a simplified version of the site (ID, name, hostname, status, audit and event counts, latest audit, latest event and latest score per strategy) instead of the raw data with every audit and event',
+		description: SIMPLIFY_GET_DESCRIPTION,
 		displayOptions: { show: { resource: ['site'], operation: ['get'], '@version': [1] } },
 	},
 ];

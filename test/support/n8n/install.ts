@@ -17,12 +17,44 @@ import { progress, timed } from './progress.ts';
 
 /** The private package.json of an n8n install; the overrides work around packages the registry lacks. */
 function installPackageJson(version: string): Record<string, unknown> {
+	// n8n 2.41.3 pins 23 packages of its own release at versions other than 2.41.1's; the registry
+	// serves two of them (n8n-nodes-base 2.41.2, @n8n/db 1.41.2) and none of the others, which are
+	// pinned here to the versions 2.41.1 uses. n8n's own package (webhooks, executions) stays 2.41.3's.
+	const missingFromRegistry: Record<string, Record<string, string>> = {
+		'2.41.3': {
+			'@n8n/agents': '0.26.1',
+			'@n8n/ai-node-sdk': '0.31.1',
+			'@n8n/ai-utilities': '0.34.1',
+			'@n8n/ai-workflow-builder': '1.41.1',
+			'@n8n/api-types': '1.41.0',
+			'@n8n/backend-common': '1.41.1',
+			'@n8n/backend-network': '1.15.1',
+			'@n8n/blob-storage': '1.9.1',
+			'@n8n/chat-hub': '1.34.0',
+			'@n8n/client-oauth2': '1.23.1',
+			'@n8n/config': '2.39.0',
+			'@n8n/decorators': '1.41.0',
+			'@n8n/engine': '0.21.0',
+			'@n8n/instance-ai': '1.26.1',
+			'@n8n/mcp-apps': '0.18.0',
+			'@n8n/n8n-nodes-langchain': '2.41.1',
+			'@n8n/node-engine-compatibility': '0.9.1',
+			'@n8n/task-runner': '2.41.1',
+			'@n8n/telemetry': '1.9.0',
+			'n8n-core': '2.41.1',
+			'n8n-editor-ui': '2.41.0',
+		},
+	};
 	return {
 		name: 'n8n-local-install',
 		private: true,
 		description: 'n8n for npm start and the real-n8n tests of n8n-nodes-site-performance-security',
 		dependencies: { n8n: version },
-		overrides: { xlsx: 'npm:xlsx@0.18.5', linkedom: '0.18.14' },
+		overrides: {
+			xlsx: 'npm:xlsx@0.18.5',
+			linkedom: '0.18.14',
+			...missingFromRegistry[version],
+		},
 	};
 }
 const MARKER = '.install-complete';

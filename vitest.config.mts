@@ -70,6 +70,19 @@ export default defineConfig({
 					hookTimeout: 1_200_000,
 				},
 			},
+			{
+				extends: true,
+				test: {
+					// What the trigger assumes of n8n's webhook handling, in each release of N8N_CONTRACT_VERSIONS
+					// side by side (test/contract/); globalSetup installs the releases first, one at a time.
+					name: 'contract',
+					include: ['test/contract/**/*.test.ts'],
+					globalSetup: ['test/contract/globalSetup.ts'],
+					environment: 'node',
+					testTimeout: 900_000,
+					hookTimeout: 1_200_000,
+				},
+			},
 		],
 	},
 });

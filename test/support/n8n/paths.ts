@@ -3,6 +3,11 @@ import path from 'node:path';
 
 /** The n8n release `npm start` and the e2e and queue-mode tests run. */
 export const N8N_VERSION = '2.41.1';
+/**
+ * The newest n8n 2.x the registry serves (its `latest` tag), which the contract suite runs beside
+ * N8N_VERSION and N8N1_VERSION; it installs with overrides for packages the registry lacks (install.ts).
+ */
+export const N8N_NEWEST_VERSION = '2.41.3';
 /** The newest n8n 1.x, which the 1.x suite runs on the Node version it declares. */
 export const N8N1_VERSION = '1.123.81';
 /** Node for n8n 1.x (its engines: >=20.19 <=24.x); fetched from the npm registry like Node 24. */

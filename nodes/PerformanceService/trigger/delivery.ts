@@ -50,12 +50,23 @@ export async function handleDelivery(ctx: IWebhookFunctions): Promise<IWebhookRe
 		return await receive(ctx, res);
 	} catch (error) {
 		// Throwing here would let n8n record a failed execution for an unverified request.
-		ctx.logger.error('Performance Service Trigger could not process a delivery', {
-			error: (error as Error).message,
-			workflowId: ctx.getWorkflow().id,
-		});
-		return reject(res, 'internal_error');
+		return failed(ctx, res, 'internal_error', 'could not process a delivery', error);
 	}
+}
+
+/** Logs what went wrong (never a secret) and answers with the rejection. */
+function failed(
+	ctx: IWebhookFunctions,
+	res: DeliveryResponse,
+	reason: 'internal_error' | 'credential_unavailable',
+	what: string,
+	error: unknown,
+): IWebhookResponseData {
+	ctx.logger.error(`Performance Service Trigger ${what}`, {
+		error: (error as Error).message,
+		workflowId: ctx.getWorkflow().id,
+	});
+	return reject(res, reason);
 }
 
 /** Verify, parse, filter, claim the event, build the item: each step may answer at once. */
@@ -85,11 +96,7 @@ async function receive(
 			receivedAt.getTime(),
 		);
 	} catch (error) {
-		ctx.logger.error('Performance Service Trigger could not read its credential', {
-			error: (error as Error).message,
-			workflowId: ctx.getWorkflow().id,
-		});
-		return reject(res, 'credential_unavailable');
+		return failed(ctx, res, 'credential_unavailable', 'could not read its credential', error);
 	}
 	if (!verification.ok) {
 		ctx.logger.debug('Performance Service Trigger rejected a delivery', {

@@ -24,7 +24,7 @@ import type { N8nInstance, N8nOptions } from '../support/n8n/instance.ts';
 import { ARTIFACTS_DIR } from '../support/n8n/paths.ts';
 import { delay, freePort } from '../support/n8n/processes.ts';
 import { nodeDescription, productionWebhookUrl, waitForWebhook } from '../support/n8n/webhooks.ts';
-import { answersBeforeRecording } from './versions.ts';
+import { isN8n1 } from './versions.ts';
 
 /**
  * One n8n release for the contract suite: SQLite, the packed package installed as a community
@@ -108,7 +108,7 @@ function processGroupListeningOn(port: number): number {
 /** Starts the release (installed once into the cache) with the contract's workflow published. */
 export async function startContractN8n(version: string): Promise<ContractN8n> {
 	const runtime = await ensureN8nRuntime(version);
-	const n8n1 = answersBeforeRecording(version);
+	const n8n1 = isN8n1(version);
 	const userFolder = mkdtempSync(path.join(os.tmpdir(), `n8n-contract-${version}-`));
 	await installCommunityPackage(userFolder, { nodeBinary: runtime.nodeBinary });
 	const port = await freePort();

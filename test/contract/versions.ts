@@ -20,10 +20,15 @@ export function contractVersions(fromEnv = process.env.N8N_CONTRACT_VERSIONS): s
 	return [...new Set(versions)];
 }
 
+/** n8n 1.x: activation instead of publishing, a readiness probe that comes early, no mcp-registry module. */
+export function isN8n1(version: string): boolean {
+	return version.startsWith('1.');
+}
+
 /**
  * n8n 1.x answers an `onReceived` webhook call before it creates the execution, for every
  * trigger (its own Webhook node too): A1 does not hold there, and the suite asserts less.
  */
 export function answersBeforeRecording(version: string): boolean {
-	return version.startsWith('1.');
+	return isN8n1(version);
 }

@@ -159,7 +159,9 @@ export async function startN8n(options: N8nOptions): Promise<N8nInstance> {
 		// Its last lines are still on their way through the pipes into the log.
 		const closed = new Promise((resolve) => child.once('close', resolve));
 		await Promise.race([closed, delay(1_000)]);
-		await new Promise((resolve) => log.write(`--- exited (code ${child.exitCode})\n`, resolve));
+		// A stop (or a kill the caller made) may have ended the log already.
+		if (!log.writableEnded)
+			await new Promise((resolve) => log.write(`--- exited (code ${child.exitCode})\n`, resolve));
 		throw new Error(
 			`n8n ${command} exited during start-up (code ${child.exitCode}):\n${logTail()}`,
 		);

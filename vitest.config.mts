@@ -17,7 +17,7 @@ export default defineConfig({
 				extends: true,
 				test: {
 					name: 'unit',
-					include: ['test/unit/**/*.test.ts'],
+					include: ['test/unit/**/*.test.mts'],
 					environment: 'node',
 					// Property tests run thousands of cases: room for a loaded 2-core machine, not a timing goal.
 					testTimeout: 30_000,
@@ -27,8 +27,8 @@ export default defineConfig({
 				extends: true,
 				test: {
 					name: 'integration',
-					include: ['test/integration/**/*.test.ts'],
-					benchmark: { include: ['test/support/bench/**/*.bench.ts'] },
+					include: ['test/integration/**/*.test.mts'],
+					benchmark: { include: ['test/support/bench/**/*.bench.mts'] },
 					environment: 'node',
 					testTimeout: 60_000,
 					hookTimeout: 60_000,
@@ -38,9 +38,9 @@ export default defineConfig({
 				extends: true,
 				test: {
 					name: 'e2e',
-					include: ['test/e2e/**/*.test.ts'],
-					// Boots the sandbox and n8n once for all e2e files (test/e2e/globalSetup.ts).
-					globalSetup: ['test/e2e/globalSetup.ts'],
+					include: ['test/e2e/**/*.test.mts'],
+					// Boots the sandbox and n8n once for all e2e files (test/e2e/globalSetup.mts).
+					globalSetup: ['test/e2e/globalSetup.mts'],
 					environment: 'node',
 					testTimeout: 600_000,
 					hookTimeout: 1_200_000,
@@ -50,10 +50,10 @@ export default defineConfig({
 			{
 				extends: true,
 				test: {
-					// n8n 2.x in queue mode: Postgres, Redis, main, worker, two webhook processes (test/e2e-queue/cluster.ts).
+					// n8n 2.x in queue mode: Postgres, Redis, main, worker, two webhook processes (test/e2e-queue/cluster.mts).
 					// One file per suite; the two suites can run side by side (`npm run test:queue-and-n8n1`).
 					name: 'e2e-queue',
-					include: ['test/e2e-queue/**/*.test.ts'],
+					include: ['test/e2e-queue/**/*.test.mts'],
 					environment: 'node',
 					testTimeout: 600_000,
 					hookTimeout: 1_200_000,
@@ -62,9 +62,9 @@ export default defineConfig({
 			{
 				extends: true,
 				test: {
-					// The newest n8n 1.x on the Node it declares (test/e2e-n8n1/n8n1.test.ts).
+					// The newest n8n 1.x on the Node it declares (test/e2e-n8n1/n8n1.test.mts).
 					name: 'e2e-n8n1',
-					include: ['test/e2e-n8n1/**/*.test.ts'],
+					include: ['test/e2e-n8n1/**/*.test.mts'],
 					environment: 'node',
 					testTimeout: 600_000,
 					hookTimeout: 1_200_000,
@@ -76,8 +76,8 @@ export default defineConfig({
 					// What the trigger assumes of n8n's webhook handling, in each release of N8N_CONTRACT_VERSIONS
 					// side by side (test/contract/); globalSetup installs the releases first, one at a time.
 					name: 'contract',
-					include: ['test/contract/**/*.test.ts'],
-					globalSetup: ['test/contract/globalSetup.ts'],
+					include: ['test/contract/**/*.test.mts'],
+					globalSetup: ['test/contract/globalSetup.mts'],
 					environment: 'node',
 					testTimeout: 900_000,
 					hookTimeout: 1_200_000,

@@ -1,9 +1,8 @@
 // ESLint for test/: the tests, the harness, the sandbox and the local tools (npm start, npm run scan).
-// `npm run lint` looks up the config nearest to each file, so nodes/ and credentials/ are checked by
-// the root eslint.config.mjs alone: n8n's own config, unchanged. This folder builds on the same
-// config; n8n's community-node rules guard code that n8n loads (no Node built-ins, timers, child
-// processes, literal secrets or console), and that is exactly what tests and local tools use, so
-// those rules are off here and only here.
+// They are .mts files, so `npx n8n-node lint` (n8n's config over **/*.ts) checks only what n8n
+// loads: nodes/, credentials/ and package.json. This config is n8n's, applied to *.mts, with the
+// community-node rules off: they guard code that n8n loads (no Node built-ins, timers, child
+// processes, literal secrets or console), which is exactly what tests and local tools use.
 import { n8nCommunityNodesPlugin } from '@n8n/eslint-plugin-community-nodes';
 import { config } from '@n8n/node-cli/eslint';
 import { defineConfig, globalIgnores } from 'eslint/config';
@@ -12,12 +11,17 @@ const communityNodeRulesOff = Object.fromEntries(
 	Object.keys(n8nCommunityNodesPlugin.rules).map((rule) => [`@n8n/community-nodes/${rule}`, 'off']),
 );
 
+/** n8n's config objects, each aimed at the .mts files where it aimed at .ts ones. */
+const forMts = config.map((entry) =>
+	entry.files?.includes('**/*.ts') ? { ...entry, files: ['**/*.mts'] } : entry,
+);
+
 export default defineConfig(
-	config,
+	forMts,
 	// test/package.json only marks this folder as ES modules; it is not the package n8n's rules describe.
-	globalIgnores(['package.json']),
+	globalIgnores(['package.json', '**/package.json']),
 	{
-		files: ['**/*.ts'],
+		files: ['**/*.mts'],
 		rules: { ...communityNodeRulesOff, 'no-console': 'off' },
 	},
 );

@@ -1,0 +1,156 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+import { startSandbox } from '../support/sandbox/index.mts';
+import type { Sandbox } from '../support/sandbox/index.mts';
+import { N8nClient } from '../support/n8n/client.mts';
+import { installCommunityPackage } from '../support/n8n/communityPackage.mts';
+import type { CredentialIds } from '../support/n8n/examples.mts';
+import { ensureN8nInstalled } from '../support/n8n/install.mts';
+import { startN8n } from '../support/n8n/instance.mts';
+import type { N8nInstance, N8nOptions } from '../support/n8n/instance.mts';
+import { startPostgres } from '../support/n8n/postgres.mts';
+import type { Postgres } from '../support/n8n/postgres.mts';
+import { freePort } from '../support/n8n/processes.mts';
+import { startRedis } from '../support/n8n/redis.mts';
+import type { Redis } from '../support/n8n/redis.mts';
+import { createSandboxCredentials, DEMO_OWNER } from '../support/n8n/stack.mts';
+
+/**
+ * n8n 2.x in queue mode on one machine: Postgres and Redis on loopback ports, one main, one
+ * worker and two `n8n webhook` processes sharing a user folder (one encryption key, the package
+ * installed once as a community package), and the sandbox as the service.
+ */
+export interface QueueCluster {
+	sandbox: Sandbox;
+	main: N8nInstance;
+	worker: N8nInstance;
+	webhooks: N8nInstance[];
+	client: N8nClient;
+	credentialIds: CredentialIds;
+	/** Stops both webhook processes and starts them again on the same ports. */
+	restartWebhooks(): Promise<void>;
+	/** The worker's log so far. */
+	workerLog(): string;
+	stop(): Promise<void>;
+}
+
+const WEBHOOK_PROCESSES = 2;
+
+/** Stops what was started, newest first; keeps going when one fails. */
+class Cleanup {
+	private readonly steps: Array<() => Promise<void>> = [];
+
+	add(step: () => Promise<void>): void {
+		this.steps.push(step);
+	}
+
+	/** Resolves to what `starting` started, once its stop is registered. */
+	async track<T>(starting: Promise<T>, stop: (started: T) => Promise<void>): Promise<T> {
+		const started = await starting;
+		this.add(() => stop(started));
+		return started;
+	}
+
+	async run(): Promise<void> {
+		for (const step of this.steps.splice(0).reverse()) await step().catch(() => undefined);
+	}
+}
+
+export async function startQueueCluster(): Promise<QueueCluster> {
+	const installDir = await ensureN8nInstalled();
+	const cleanup = new Cleanup();
+	try {
+		const userFolder = mkdtempSync(path.join(os.tmpdir(), 'n8n-queue-'));
+		cleanup.add(async () => rmSync(userFolder, { recursive: true, force: true }));
+		// Side by side; each registers its stop once started, and all settle before a failure is thrown.
+		const starting = [
+			cleanup.track(startPostgres(), (postgres) => postgres.stop()),
+			cleanup.track(startRedis(), (redis) => redis.stop()),
+			cleanup.track(startSandbox({ quiet: true, port: 0 }), (sandbox) => sandbox.close()),
+		] as const;
+		await Promise.allSettled(starting);
+		const [postgres, redis, sandbox] = await Promise.all(starting);
+		await installCommunityPackage(userFolder);
+
+		const shared = sharedOptions(installDir, userFolder, postgres, redis);
+		const main = await startN8n({ ...shared, port: await freePort(), logName: 'main.log' });
+		cleanup.add(() => main.stop());
+		const client = await N8nClient.setupOwner(main.origin, DEMO_OWNER);
+		const credentialIds = await createSandboxCredentials(client, sandbox);
+
+		const workerHealthPort = await freePort();
+		const workerOptions: N8nOptions = {
+			...shared,
+			command: 'worker',
+			port: await freePort(),
+			logName: 'worker.log',
+			env: {
+				...shared.env,
+				QUEUE_HEALTH_CHECK_ACTIVE: 'true',
+				QUEUE_HEALTH_CHECK_PORT: String(workerHealthPort),
+				N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
+			},
+			readinessUrl: `http://127.0.0.1:${workerHealthPort}/healthz/readiness`,
+		};
+		const webhookOptions: N8nOptions[] = [];
+		for (let index = 0; index < WEBHOOK_PROCESSES; index++) {
+			webhookOptions.push({
+				...shared,
+				command: 'webhook',
+				port: await freePort(),
+				logName: `webhook-${index + 1}.log`,
+			});
+		}
+		const [worker, ...webhooks] = await startAll(cleanup, [workerOptions, ...webhookOptions]);
+		const restartWebhooks = async (): Promise<void> => {
+			await Promise.all(webhooks.map((instance) => instance.stop()));
+			const restarted = await startAll(cleanup, webhookOptions);
+			webhooks.splice(0, webhooks.length, ...restarted);
+		};
+		return {
+			sandbox,
+			main,
+			worker,
+			webhooks,
+			client,
+			credentialIds,
+			restartWebhooks,
+			workerLog: () => readFileSync(worker.logFile, 'utf8'),
+			stop: () => cleanup.run(),
+		};
+	} catch (error) {
+		await cleanup.run();
+		throw error;
+	}
+}
+
+/** Starts the processes side by side; each one that started is stopped by the cleanup, also when another fails. */
+async function startAll(cleanup: Cleanup, options: N8nOptions[]): Promise<N8nInstance[]> {
+	const starting = options.map((each) =>
+		cleanup.track(startN8n(each), (instance) => instance.stop()),
+	);
+	await Promise.allSettled(starting);
+	return await Promise.all(starting);
+}
+
+function sharedOptions(
+	installDir: string,
+	userFolder: string,
+	postgres: Postgres,
+	redis: Redis,
+): Omit<N8nOptions, 'port'> & { env: Record<string, string> } {
+	return {
+		installDir,
+		userFolder,
+		encryptionKey: `queue-${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}`,
+		env: {
+			...postgres.n8nEnv,
+			...redis.n8nEnv,
+			EXECUTIONS_MODE: 'queue',
+			OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true',
+			N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
+		},
+	};
+}

@@ -1,0 +1,54 @@
+import type {
+	ChatMessage,
+	DeliveryRecord,
+	RecordedRequest,
+	WebhookEvent,
+} from '../support/sandbox/index.mts';
+import { e2e } from './context.mts';
+
+async function control<T>(method: string, path: string, body?: unknown): Promise<T> {
+	const response = await fetch(`${e2e().sandbox.controlUrl}${path}`, {
+		method,
+		headers: body === undefined ? {} : { 'content-type': 'application/json' },
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	if (!response.ok)
+		throw new Error(
+			`Sandbox control ${method} ${path}: ${response.status} ${await response.text()}`,
+		);
+	return (await response.json()) as T;
+}
+
+export async function deliveries(): Promise<DeliveryRecord[]> {
+	return (await control<{ deliveries: DeliveryRecord[] }>('GET', '/deliveries')).deliveries;
+}
+
+export async function chatMessages(): Promise<ChatMessage[]> {
+	return (await control<{ messages: ChatMessage[] }>('GET', '/chat/messages')).messages;
+}
+
+export async function serviceRequests(): Promise<RecordedRequest[]> {
+	return (await control<{ requests: RecordedRequest[] }>('GET', '/requests')).requests;
+}
+
+export async function emitEvent(
+	type: string,
+	data?: Record<string, unknown>,
+): Promise<WebhookEvent> {
+	return (await control<{ event: WebhookEvent }>('POST', '/emit', data ? { type, data } : { type }))
+		.event;
+}
+
+export async function addThreat(
+	partial: Record<string, unknown>,
+): Promise<Record<string, unknown> & { id: string }> {
+	return await control('POST', '/security/threats', partial);
+}
+
+/** Text of a chat message posted as `{ "text": ... }`. */
+export function chatText(message: ChatMessage): string {
+	const { body } = message;
+	return body !== null && typeof body === 'object' && 'text' in body
+		? String(body.text)
+		: JSON.stringify(body);
+}

@@ -1,0 +1,95 @@
+import type { INodeProperties, INodeType } from 'n8n-workflow';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+import { PACKAGE_NAME } from '../../support/n8n/paths.mts';
+import { expectIconFiles, nodeType, readCodex } from '../nodeDescription.mts';
+import { NODE_DIR } from './performanceNode.mts';
+
+describe('node description', () => {
+	let node: INodeType;
+	const property = (name: string, operation?: string): INodeProperties | undefined =>
+		node.description.properties.find(
+			(candidate) =>
+				candidate.name === name &&
+				(operation === undefined || candidate.displayOptions?.show?.operation?.includes(operation)),
+		);
+
+	beforeAll(async () => {
+		node = await nodeType('performanceService');
+	});
+
+	it('offers exactly the published resources and operations', () => {
+		const operations = node.description.properties
+			.filter((candidate) => candidate.name === 'operation')
+			.flatMap((candidate) =>
+				(candidate.options as Array<{ value: string }>).map(
+					(option) => `${candidate.displayOptions?.show?.resource?.[0]}.${option.value}`,
+				),
+			);
+		expect(operations.sort()).toEqual([
+			'audit.getAll',
+			'site.get',
+			'site.getAll',
+			'site.reoptimize',
+			'system.getHealth',
+		]);
+	});
+
+	it('is usable as a tool, with a subtitle, light and dark icons and a codex file', () => {
+		expect(node.description.usableAsTool).toBe(true);
+		expect(node.description.subtitle).toBe(
+			'={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		);
+		expectIconFiles(NODE_DIR, node.description);
+
+		const codex = readCodex<{
+			node: string;
+			categories: string[];
+			resources: {
+				primaryDocumentation: Array<{ url: string }>;
+				credentialDocumentation: Array<{ url: string }>;
+			};
+		}>(NODE_DIR, 'PerformanceService.node.json');
+		expect(codex.node).toBe(`${PACKAGE_NAME}.performanceService`);
+		expect(codex.categories).toEqual(expect.arrayContaining(['Analytics', 'Development']));
+		expect(codex.resources.primaryDocumentation[0].url).toMatch(/#performance-service$/);
+		expect(codex.resources.credentialDocumentation[0].url).toMatch(
+			/#performance-service-api-credential$/,
+		);
+	});
+
+	it('describes every operation for tools', () => {
+		const options = node.description.properties
+			.filter((p) => p.name === 'operation')
+			.flatMap(
+				(candidate) => candidate.options as Array<{ action?: string; description?: string }>,
+			);
+		expect(options.map((option) => option.action).sort()).toEqual([
+			'Get many audits',
+			'Get many sites',
+			'Get site',
+			'Get system health',
+			'Reoptimize site',
+		]);
+		for (const option of options) expect(option.description?.length).toBeGreaterThan(20);
+	});
+
+	it('makes the site a resource locator with a searchable list and an ID mode', () => {
+		for (const operation of ['get', 'reoptimize']) {
+			const siteId = property('siteId', operation);
+			expect(siteId?.type).toBe('resourceLocator');
+			expect(siteId?.modes?.map((mode) => mode.name)).toEqual(['list', 'id']);
+			const searchMethod = siteId?.modes?.[0].typeOptions?.searchListMethod as string;
+			expect(node.methods?.listSearch?.[searchMethod]).toBeTypeOf('function');
+		}
+	});
+
+	it('has Return All and Limit on site Get Many and a 1-100 Limit on audit Get Many', () => {
+		expect(property('returnAll', 'getAll')?.displayOptions?.show?.resource).toEqual(['site']);
+		const auditLimit = node.description.properties.find(
+			(candidate) =>
+				candidate.name === 'limit' && candidate.displayOptions?.show?.resource?.includes('audit'),
+		);
+		expect(auditLimit).toMatchObject({ default: 50, typeOptions: { minValue: 1, maxValue: 100 } });
+	});
+});

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+
+import { testCredential } from '../../support/harness/credentialTest.mts';
+import { expectFailuresToldApart } from '../credentialFailures.mts';
+import { securitySandbox } from './securityNode.mts';
+
+const { sandbox, securityRequests } = securitySandbox();
+
+describe('Security Service API credential test', () => {
+	it('passes with the right key and base URL, with or without a trailing slash', async () => {
+		expect(
+			await testCredential('securityServiceApi', {
+				baseUrl: sandbox.securityUrl,
+				apiKey: sandbox.securityKey,
+			}),
+		).toEqual({
+			status: 'OK',
+			message: 'Connection successful!',
+		});
+		expect(
+			(
+				await testCredential('securityServiceApi', {
+					baseUrl: `${sandbox.securityUrl}/`,
+					apiKey: sandbox.securityKey,
+				})
+			).status,
+		).toBe('OK');
+		expect(
+			securityRequests().map((request) => [
+				request.method,
+				request.path,
+				request.headers.authorization,
+			]),
+		).toEqual([
+			['GET', '/sites', `Bearer ${sandbox.securityKey}`],
+			['GET', '/sites', `Bearer ${sandbox.securityKey}`],
+		]);
+	});
+
+	it('tells a bad key, a wrong URL and an unreachable host apart', async () => {
+		const badKey = await testCredential('securityServiceApi', {
+			baseUrl: sandbox.securityUrl,
+			apiKey: 'sec_wrong',
+		});
+		const wrongUrl = await testCredential('securityServiceApi', {
+			baseUrl: `${sandbox.origin}/security`,
+			apiKey: sandbox.securityKey,
+		});
+		const unreachable = await testCredential('securityServiceApi', {
+			baseUrl: 'http://127.0.0.1:1/v1',
+			apiKey: sandbox.securityKey,
+		});
+
+		expectFailuresToldApart(
+			{ rejected: badKey, wrongBaseUrl: wrongUrl, unreachable },
+			{
+				rejected:
+					'The service rejected the API key: check the key in the dashboard settings (it may have been rotated).',
+				wrongBaseUrl:
+					'No API answered at <base URL>/sites: check the base URL (with the version segment, without /api).',
+			},
+		);
+	});
+});

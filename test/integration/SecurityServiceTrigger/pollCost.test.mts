@@ -1,0 +1,372 @@
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import { describe, expect, it } from 'vitest';
+
+import type { PollRun } from '../../support/harness/runPoll.mts';
+import { requestsTo } from '../../support/harness/sandbox.mts';
+import type { SecurityListOrder, SecurityListShape } from '../../support/sandbox/index.mts';
+import { ids, NODE_NAME, threats, triggerSandbox } from './securityTrigger.mts';
+
+// The plan's pace is not under test here: the sandbox and the credential allow any rate.
+const { sandbox, poll } = triggerSandbox(
+	{ limits: { securityRequestsPerMinute: 1_000_000 } },
+	{ plan: 'enterprise' },
+);
+
+const PAGED_SHAPES: SecurityListShape[] = ['pageNumbers', 'nextLinks', 'cursors', 'paginated'];
+const ORDERS: SecurityListOrder[] = ['oldestFirst', 'newestFirst'];
+
+/** Security requests the sandbox received while `action` ran. */
+async function counted<T>(action: () => Promise<T>): Promise<{ value: T; requests: number }> {
+	const before = requestsTo(sandbox, 'security').length;
+	const value = await action();
+	return { value, requests: requestsTo(sandbox, 'security').length - before };
+}
+
+function threatIds(from: number, to: number): string[] {
+	return Array.from({ length: to - from + 1 }, (_, index) => `thr_${from + index}`);
+}
+
+/** A poll that must succeed. */
+async function succeeding(run: Promise<PollRun>): Promise<PollRun> {
+	const done = await run;
+	expect(done.error).toBeUndefined();
+	return done;
+}
+
+describe('Security Service Trigger: a poll costs what is new', () => {
+	describe.each(PAGED_SHAPES)('%s', (shape) => {
+		it.each(ORDERS)(
+			'%s: one request per poll when one record is new, whatever the list length',
+			async (order) => {
+				sandbox.setOptions({ securityListShape: shape, securityListOrder: order });
+				sandbox.addThreats(478); // 505 threats: 51 pages of 10, the last one with room
+				const activation = await succeeding(poll(threats));
+				expect(activation.result).toBeNull();
+
+				let staticData = activation.staticData;
+				for (const round of [1, 2, 3]) {
+					const added = sandbox.addThreat({ title: `New ${round}` });
+					const { value: run, requests } = await counted(() =>
+						succeeding(poll(threats, staticData)),
+					);
+					expect(ids(run)).toEqual([added.id]);
+					expect(requests).toBe(1);
+					staticData = run.staticData;
+				}
+				const { value: quiet, requests } = await counted(() =>
+					succeeding(poll(threats, staticData)),
+				);
+				expect(quiet.result).toBeNull();
+				expect(requests).toBe(1);
+			},
+		);
+
+		it.each(ORDERS)('%s: reads one more page for each page of new records', async (order) => {
+			sandbox.setOptions({ securityListShape: shape, securityListOrder: order });
+			sandbox.addThreats(478);
+			const activation = await succeeding(poll(threats));
+			for (let index = 0; index < 25; index++) sandbox.addThreat();
+
+			const { value: run, requests } = await counted(() =>
+				succeeding(poll(threats, activation.staticData)),
+			);
+			const expected = threatIds(506, 530);
+			expect(ids(run)).toEqual(order === 'oldestFirst' ? expected : [...expected].reverse());
+			// The three pages holding new records: oldest first, the first of them is the one that held the
+			// newest records before; newest first, the last of them also holds known ones.
+			expect(requests).toBe(3);
+		});
+	});
+
+	it('a manual run starts where the polls found the newest records, without touching the memory', async () => {
+		sandbox.setOptions({ securityListShape: 'nextLinks', securityListOrder: 'oldestFirst' });
+		sandbox.addThreats(478);
+		const activation = await succeeding(poll(threats));
+		const added = sandbox.addThreat({ severity: 'low' });
+
+		const manual = await counted(() =>
+			succeeding(poll(threats, activation.staticData, { mode: 'manual' })),
+		);
+		expect(ids(manual.value)).toEqual([added.id]);
+		expect(manual.requests).toBe(1);
+		expect(manual.value.liveStaticData).toEqual(activation.staticData);
+
+		// Nothing there passes the filters: the whole list is read for the newest that does.
+		const critical = { event: 'newThreat', filters: { severity: 'critical' } };
+		const filteredActivation = await succeeding(poll(critical));
+		const filtered = await counted(() =>
+			succeeding(poll(critical, filteredActivation.staticData, { mode: 'manual' })),
+		);
+		expect(ids(filtered.value)).toEqual(['thr_24']);
+		expect(filtered.requests).toBe(1 + 51);
+	});
+
+	it('reads nothing but the list when it comes in one answer', async () => {
+		sandbox.addThreats(2000);
+		const activation = await succeeding(poll(threats));
+		const added = sandbox.addThreat();
+		const { value: run, requests } = await counted(() =>
+			succeeding(poll(threats, activation.staticData)),
+		);
+		expect(ids(run)).toEqual([added.id]);
+		expect(requests).toBe(1);
+	});
+
+	it('activation reads one page of a newest-first list and all pages of an oldest-first one', async () => {
+		sandbox.setOptions({ securityListShape: 'nextLinks', securityListOrder: 'newestFirst' });
+		sandbox.addThreats(73); // 100 threats
+		expect((await counted(() => succeeding(poll(threats)))).requests).toBe(1);
+
+		sandbox.setOptions({ securityListOrder: 'oldestFirst' });
+		expect((await counted(() => succeeding(poll(threats)))).requests).toBe(10);
+	});
+
+	it('learns the order from where new records appear when neither dates nor IDs show it', async () => {
+		sandbox.setOptions({ securityListShape: 'nextLinks', securityListOrder: 'oldestFirst' });
+		// Undated threats with opaque IDs, listed alone through a site filter.
+		const opaque = (index: number) => ({
+			id: `x${(index * 7919) % 1000}k`,
+			detectedAt: null,
+			siteId: 'st_opaque',
+		});
+		const parameters = {
+			event: 'newThreat',
+			queryParameters: { parameters: [{ name: 'siteId', value: 'st_opaque' }] },
+		};
+		for (let index = 1; index <= 40; index++) sandbox.addThreat(opaque(index));
+		const activation = await succeeding(poll(parameters));
+
+		// Order unknown: the first poll with a new record reads the whole list and sees it at the end.
+		sandbox.addThreat(opaque(41));
+		const first = await counted(() => succeeding(poll(parameters, activation.staticData)));
+		expect(ids(first.value)).toEqual([opaque(41).id]);
+		expect(first.requests).toBe(5);
+
+		sandbox.addThreat(opaque(42));
+		const second = await counted(() => succeeding(poll(parameters, first.value.staticData)));
+		expect(ids(second.value)).toEqual([opaque(42).id]);
+		expect(second.requests).toBe(1);
+	});
+});
+
+type Order = SecurityListOrder;
+
+/**
+ * Polls with a budget so small that each poll reads one page, until `quiet` polls in a row
+ * emit nothing, restarting n8n (static data as saved, process memory gone) after `restartAfter` polls.
+ * Durable cursors on: every successful poll commits; off: only a poll that emits saves.
+ */
+async function drain(
+	start: IDataObject | undefined,
+	options: {
+		durableCursors: boolean;
+		restartAfter: number;
+		parameters?: INodeParameters;
+		duringPoll?: (index: number) => void;
+		quiet?: number;
+	},
+): Promise<{ emitted: string[]; polls: number; staticData: IDataObject | undefined }> {
+	const emitted: string[] = [];
+	let saved = start;
+	let live = start;
+	let quietPolls = 0;
+	let polls = 0;
+	while (quietPolls < (options.quiet ?? 3) && polls < 200) {
+		if (polls === options.restartAfter) live = saved;
+		options.duringPoll?.(polls);
+		const run = await succeeding(
+			poll(options.parameters ?? threats, live, {
+				pollBudgetMs: 0,
+				durableCursors: options.durableCursors,
+			}),
+		);
+		polls++;
+		emitted.push(...ids(run));
+		quietPolls = run.result === null ? quietPolls + 1 : 0;
+		saved = run.staticData;
+		live = options.durableCursors ? run.staticData : run.liveStaticData;
+	}
+	return { emitted, polls, staticData: live };
+}
+
+describe('Security Service Trigger: a backlog longer than one poll', () => {
+	describe.each<[SecurityListShape, Order]>([
+		['pageNumbers', 'oldestFirst'],
+		['pageNumbers', 'newestFirst'],
+		['nextLinks', 'newestFirst'],
+		['cursors', 'oldestFirst'],
+		['cursors', 'newestFirst'],
+	])('%s, %s', (shape, order) => {
+		it.each([true, false])(
+			'durable cursors %s: every record once across polls and a restart, while more arrive',
+			async (durableCursors) => {
+				sandbox.setOptions({ securityListShape: shape, securityListOrder: order });
+				sandbox.addThreats(73);
+				const activation = await succeeding(poll(threats));
+				for (let index = 0; index < 45; index++) sandbox.addThreat();
+
+				const result = await drain(activation.staticData, {
+					durableCursors,
+					restartAfter: 3,
+					// New records keep arriving while the backlog is read.
+					duringPoll: (index) => {
+						if (index === 1 || index === 4) sandbox.addThreat();
+					},
+				});
+				expect([...result.emitted].sort()).toEqual(threatIds(101, 147).sort());
+				expect(new Set(result.emitted).size).toBe(result.emitted.length);
+				expect(result.polls).toBeGreaterThan(5);
+			},
+		);
+	});
+
+	it.each([true, false])(
+		'durable cursors %s: polls that emit nothing lose nothing when a restart undoes them',
+		async (durableCursors) => {
+			sandbox.setOptions({ securityListShape: 'pageNumbers', securityListOrder: 'oldestFirst' });
+			const parameters = { event: 'newThreat', filters: { severity: 'critical' } };
+			const activation = await succeeding(poll(parameters));
+			// Pages of low threats (nothing to emit) between critical ones.
+			for (let index = 0; index < 35; index++)
+				sandbox.addThreat({ severity: index % 17 === 0 ? 'critical' : 'low' });
+
+			const result = await drain(activation.staticData, {
+				durableCursors,
+				restartAfter: 2,
+				parameters,
+			});
+			expect(result.emitted).toEqual(['thr_28', 'thr_45', 'thr_62']);
+		},
+	);
+
+	it('a poll whose execution n8n did not record (memory not committed) is repeated by the next poll, then the backlog goes on', async () => {
+		sandbox.setOptions({ securityListShape: 'cursors', securityListOrder: 'newestFirst' });
+		const activation = await succeeding(poll(threats));
+		for (let index = 0; index < 15; index++) sandbox.addThreat();
+
+		const cut = await succeeding(poll(threats, activation.staticData, { pollBudgetMs: 0 }));
+		expect(ids(cut)).toEqual(threatIds(33, 42).reverse());
+		// Durable cursors commit the memory with the execution: when that fails, the next poll starts from the old one.
+		const repeated = await succeeding(poll(threats, activation.staticData, { pollBudgetMs: 0 }));
+		expect(ids(repeated)).toEqual(ids(cut));
+		const rest = await succeeding(poll(threats, repeated.staticData, { pollBudgetMs: 0 }));
+		expect(ids(rest)).toEqual(threatIds(28, 32).reverse());
+		const done = await succeeding(poll(threats, rest.staticData, { pollBudgetMs: 0 }));
+		expect(done.result).toBeNull();
+	});
+
+	it('the first poll of a list longer than its budget goes on at the next poll and emits nothing old', async () => {
+		sandbox.setOptions({ securityListShape: 'nextLinks', securityListOrder: 'oldestFirst' });
+		sandbox.addThreats(33); // 60 threats, 6 pages
+		const first = await counted(() => succeeding(poll(threats, undefined, { pollBudgetMs: 0 })));
+		expect(first.requests).toBe(1);
+		const added = sandbox.addThreat({ detectedAt: new Date(Date.now() + 1000).toISOString() });
+
+		const result = await drain(first.value.staticData, {
+			durableCursors: true,
+			restartAfter: 2,
+			quiet: 8,
+		});
+		expect(result.emitted).toEqual([added.id]);
+	});
+
+	it('reads to the end in one poll on n8n without a poll budget', async () => {
+		sandbox.setOptions({ securityListShape: 'pageNumbers', securityListOrder: 'oldestFirst' });
+		const activation = await succeeding(poll(threats, undefined, { pollBudgetMs: null }));
+		for (let index = 0; index < 45; index++) sandbox.addThreat();
+		const run = await succeeding(poll(threats, activation.staticData, { pollBudgetMs: null }));
+		expect(ids(run)).toEqual(threatIds(28, 72));
+	});
+});
+
+describe('Security Service Trigger: a remembered place that is gone', () => {
+	const openThreats = {
+		event: 'newThreat',
+		queryParameters: { parameters: [{ name: 'status', value: 'open' }] },
+	};
+
+	it('a stale cursor (its record left the list) makes the poll read from the start, emitting each new record once', async () => {
+		sandbox.setOptions({ securityListShape: 'cursors', securityListOrder: 'oldestFirst' });
+		for (let index = 0; index < 8; index++) sandbox.addThreat();
+		const activation = await succeeding(poll(openThreats));
+		const memory = (
+			activation.staticData?.[`node:${NODE_NAME}`] as { seen: { tail: { qs: { cursor: string } } } }
+		).seen;
+		const cursorRecord = Buffer.from(memory.tail.qs.cursor, 'base64url').toString();
+
+		const resolved = await fetch(`${sandbox.securityUrl}/threats/${cursorRecord}/resolve`, {
+			method: 'PATCH',
+			headers: { authorization: `Bearer ${sandbox.securityKey}` },
+		});
+		expect(resolved.status).toBe(200);
+		const added = sandbox.addThreat();
+		const before = requestsTo(sandbox, 'security').length;
+		const run = await succeeding(poll(openThreats, activation.staticData));
+		expect(ids(run)).toEqual([added.id]);
+		const answers = requestsTo(sandbox, 'security')
+			.slice(before)
+			.map((request) => request.status);
+		expect(answers).toEqual([400, 200, 200, 200]);
+
+		const again = await succeeding(poll(openThreats, run.staticData));
+		expect(again.result).toBeNull();
+	});
+
+	it('an emptied page of an oldest-first list makes the poll read from the start', async () => {
+		sandbox.setOptions({ securityListShape: 'pageNumbers', securityListOrder: 'oldestFirst' });
+		for (let index = 0; index < 8; index++) sandbox.addThreat();
+		const activation = await succeeding(poll(openThreats));
+		for (const id of [
+			'thr_1',
+			'thr_2',
+			'thr_3',
+			'thr_5',
+			'thr_6',
+			'thr_7',
+			'thr_9',
+			'thr_10',
+			'thr_11',
+			'thr_13',
+		]) {
+			await fetch(`${sandbox.securityUrl}/threats/${id}/resolve`, {
+				method: 'PATCH',
+				headers: { authorization: `Bearer ${sandbox.securityKey}` },
+			});
+		}
+		const added = sandbox.addThreat();
+		const run = await succeeding(poll(openThreats, activation.staticData));
+		expect(ids(run)).toEqual([added.id]);
+	});
+});
+
+describe('Security Service Trigger: memory', () => {
+	it('reads the memory of earlier versions (the configuration under "source") without emitting again', async () => {
+		const configuration = JSON.stringify({
+			event: 'newThreat',
+			baseUrl: sandbox.securityUrl,
+			qs: {},
+			filters: [],
+		});
+		const stored = {
+			[`node:${NODE_NAME}`]: { seen: { source: configuration, ids: threatIds(1, 27) } },
+		};
+		sandbox.addThreat();
+		const run = await succeeding(poll(threats, stored));
+		expect(ids(run)).toEqual(['thr_28']);
+		const memory = (run.staticData?.[`node:${NODE_NAME}`] as { seen: IDataObject }).seen;
+		expect(memory).not.toHaveProperty('source');
+		expect(memory.fingerprint).toMatch(/^[0-9a-f]{32}$/);
+		expect(JSON.stringify(memory)).not.toContain(sandbox.securityUrl);
+	});
+
+	it('stays small for a long list', async () => {
+		sandbox.setOptions({ securityListShape: 'cursors', securityListOrder: 'oldestFirst' });
+		sandbox.addThreats(5000);
+		const parameters = {
+			event: 'newThreat',
+			queryParameters: { parameters: [{ name: 'per_page', value: '100' }] },
+		};
+		const activation = await succeeding(poll(parameters));
+		expect(JSON.stringify(activation.staticData).length).toBeLessThan(20_000);
+	});
+});

@@ -1,0 +1,209 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+import { N8nClient } from '../n8n/client.mts';
+import type { WorkflowDefinition, WorkflowNode } from '../n8n/client.mts';
+import { PERFORMANCE_TRIGGER } from '../n8n/examples.mts';
+import { startN8n } from '../n8n/instance.mts';
+import type { N8nInstance } from '../n8n/instance.mts';
+import { freePort } from '../n8n/processes.mts';
+import { waitForWebhook } from '../n8n/webhooks.mts';
+import { SECRET } from './benchBatch.mts';
+import type { Workload } from './benchBatch.mts';
+import { installPackages, MINIMAL_TRIGGER } from './benchPackages.mts';
+import { sqliteStore } from './executionStore.mts';
+import { listeningPid, processGroupOf } from './processTree.mts';
+
+/** The start nodes the benchmark compares, each in a workflow start node → No Operation. */
+export type StartKind = 'trigger' | 'minimal' | 'webhookNode';
+
+export const START_NODE = 'Start';
+const OWNER = {
+	email: 'bench@example.com',
+	firstName: 'Bench',
+	lastName: 'Owner',
+	password: 'Bench-Owner-1',
+};
+
+/** The trigger's node version: 1.1 (what the editor adds) or 1 (n8n evaluates an expression per call). */
+export const TRIGGER_VERSION = Number(process.env.BENCH_TRIGGER_VERSION ?? 1.1);
+
+function startNode(kind: StartKind, webhookId: string, credentialId?: string): WorkflowNode {
+	const position: [number, number] = [0, 0];
+	switch (kind) {
+		case 'trigger':
+			return {
+				name: START_NODE,
+				type: PERFORMANCE_TRIGGER,
+				typeVersion: TRIGGER_VERSION,
+				position,
+				webhookId,
+				// Default options: a 24-hour duplicate window, far longer than a run.
+				parameters: { events: ['*'], options: {} },
+				credentials: credentialId
+					? { performanceServiceApi: { id: credentialId, name: 'Bench account' } }
+					: undefined,
+			};
+		case 'minimal':
+			return {
+				name: START_NODE,
+				type: MINIMAL_TRIGGER,
+				typeVersion: TRIGGER_VERSION,
+				position,
+				webhookId,
+				parameters: {},
+			};
+		case 'webhookNode':
+			return {
+				name: START_NODE,
+				type: 'n8n-nodes-base.webhook',
+				typeVersion: 2,
+				position,
+				webhookId,
+				parameters: { httpMethod: 'POST', path: webhookId, options: {} },
+			};
+	}
+}
+
+export function benchWorkflow(
+	kind: StartKind,
+	webhookId: string,
+	credentialId?: string,
+): WorkflowDefinition {
+	return {
+		name: `Bench ${kind} ${webhookId.slice(0, 8)}`,
+		nodes: [
+			startNode(kind, webhookId, credentialId),
+			{
+				name: 'Done',
+				type: 'n8n-nodes-base.noOp',
+				typeVersion: 1,
+				position: [220, 0],
+				parameters: {},
+			},
+		],
+		connections: { [START_NODE]: { main: [[{ node: 'Done', type: 'main', index: 0 }]] } },
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+/** The production URL path of a workflow's start node. */
+export function webhookPath(kind: StartKind, webhookId: string): string {
+	return kind === 'webhookNode' ? `/webhook/${webhookId}` : `/webhook/${webhookId}/webhook`;
+}
+
+/** The credential the trigger verifies with; the service URL is never called. */
+export async function createBenchCredential(client: N8nClient): Promise<string> {
+	return await client.createCredential('Bench account', 'performanceServiceApi', {
+		baseUrl: 'http://127.0.0.1:9/v1',
+		apiToken: 'tok_unused',
+		webhookSigningSecret: SECRET,
+	});
+}
+
+/**
+ * Creates and publishes a workflow and waits until its webhook answers. (For the minimal trigger
+ * and the Webhook node the probe starts one execution without an event id, left out of every count.)
+ */
+export async function publishBenchWorkflow(
+	client: N8nClient,
+	origins: string[],
+	kind: StartKind,
+	credentialId?: string,
+): Promise<{ workflowId: string; urls: string[] }> {
+	const webhookId = randomUUID();
+	const workflow = await client.createWorkflow(benchWorkflow(kind, webhookId, credentialId));
+	await client.publishWorkflow(workflow.id);
+	const urls = origins.map((origin) => `${origin}${webhookPath(kind, webhookId)}`);
+	for (const url of urls) await waitForWebhook(url);
+	return { workflowId: workflow.id, urls };
+}
+
+/** One n8n (SQLite, regular mode) of the benchmark, with both packages installed; restartable with other settings. */
+export class BenchInstance {
+	readonly name: string;
+	readonly userFolder: string;
+	private readonly installDir: string;
+	private readonly encryptionKey = randomBytes(24).toString('hex');
+	port = 0;
+	env: Record<string, string> = {};
+	n8n: N8nInstance | undefined;
+	pgid = 0;
+	client: N8nClient | undefined;
+	credentialId: string | undefined;
+
+	private constructor(name: string, installDir: string) {
+		this.name = name;
+		this.installDir = installDir;
+		this.userFolder = mkdtempSync(path.join(os.tmpdir(), `n8n-bench-${name}-`));
+	}
+
+	static async create(
+		name: string,
+		installDir: string,
+		tarballs: string[],
+		env: Record<string, string>,
+	): Promise<BenchInstance> {
+		const instance = new BenchInstance(name, installDir);
+		try {
+			await installPackages(instance.userFolder, tarballs);
+			instance.port = await freePort();
+			await instance.boot(env);
+			const client = await N8nClient.setupOwner(instance.origin, OWNER);
+			instance.client = client;
+			instance.credentialId = await createBenchCredential(client);
+			return instance;
+		} catch (error) {
+			await instance.dispose();
+			throw error;
+		}
+	}
+
+	get origin(): string {
+		return `http://127.0.0.1:${this.port}`;
+	}
+
+	/** Starts n8n on the same user folder, port and key, with these settings. */
+	async boot(env: Record<string, string>): Promise<void> {
+		this.env = env;
+		this.n8n = await startN8n({
+			installDir: this.installDir,
+			userFolder: this.userFolder,
+			port: this.port,
+			encryptionKey: this.encryptionKey,
+			env,
+		});
+		const pid = listeningPid(this.port);
+		if (pid === undefined) throw new Error(`No process listens on port ${this.port}`);
+		this.pgid = processGroupOf(pid);
+	}
+
+	async restart(env = this.env): Promise<void> {
+		await this.n8n?.stop();
+		await this.boot(env);
+	}
+
+	/** A new published workflow (nothing remembered) started by `kind`. */
+	async workload(kind: StartKind): Promise<Workload> {
+		if (!this.client) throw new Error(`${this.name} has no client`);
+		const { workflowId, urls } = await publishBenchWorkflow(
+			this.client,
+			[this.origin],
+			kind,
+			this.credentialId,
+		);
+		return {
+			workflowId,
+			urls,
+			store: sqliteStore(this.userFolder),
+			pgids: () => [this.pgid],
+		};
+	}
+
+	async dispose(): Promise<void> {
+		await this.n8n?.stop();
+		rmSync(this.userFolder, { recursive: true, force: true });
+	}
+}

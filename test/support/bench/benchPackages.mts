@@ -1,0 +1,143 @@
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+import { packPackage } from '../n8n/communityPackage.mts';
+import { runNpm } from '../n8n/install.mts';
+import { runCommand } from '../n8n/processes.mts';
+
+/**
+ * The community packages the n8n benchmarks install: this package (the working tree, or another
+ * build of it given by BENCH_PACKAGE_DIR, e.g. an older commit's worktree) and a minimal trigger
+ * the benchmark generates itself, n8n's floor for any trigger that is not built in.
+ */
+
+export const MINIMAL_PACKAGE = 'n8n-nodes-bench-minimal-trigger';
+export const MINIMAL_TRIGGER = `${MINIMAL_PACKAGE}.minimalTrigger`;
+
+interface Manifest {
+	name: string;
+	version: string;
+	dependencies?: Record<string, string>;
+	devDependencies?: Record<string, string>;
+	peerDependencies?: Record<string, string>;
+	optionalDependencies?: Record<string, string>;
+}
+
+const readManifest = (file: string): Manifest => JSON.parse(readFileSync(file, 'utf8')) as Manifest;
+
+/**
+ * The tarball to install: `source` a .tgz (used as is), a package folder (built; packed here), or
+ * undefined for this working tree (built by `npm run bench:n8n`).
+ */
+export async function packageTarball(source: string | undefined, scratch: string): Promise<string> {
+	if (!source) return await packPackage(scratch);
+	const resolved = path.resolve(source);
+	if (resolved.endsWith('.tgz')) return resolved;
+	if (!existsSync(path.join(resolved, 'dist')))
+		throw new Error(`${resolved} has no dist/: build it first (npx tsc -p tsconfig.json)`);
+	const output = await runNpm(['pack', '--quiet', '--pack-destination', scratch], resolved);
+	const name = output.stdout.trim().split('\n').at(-1);
+	if (!name) throw new Error(`npm pack printed no tarball name in ${resolved}`);
+	return path.join(scratch, name);
+}
+
+/** A trigger whose webhook() only hands n8n the body: the same webhook shape as the Performance Service Trigger. */
+const MINIMAL_NODE_SOURCE = `'use strict';
+Object.defineProperty(exports, '__esModule', { value: true });
+exports.MinimalTrigger = void 0;
+class MinimalTrigger {
+	constructor() {
+		this.description = {
+			displayName: 'Minimal Trigger',
+			name: 'minimalTrigger',
+			group: ['trigger'],
+			version: [1, 1.1],
+			defaultVersion: 1.1,
+			description: 'Starts the workflow with the request body (benchmark floor)',
+			defaults: { name: 'Minimal Trigger' },
+			inputs: [],
+			outputs: ['main'],
+			webhooks: [
+				{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', responseData: '', path: 'webhook' },
+			],
+			properties: [],
+		};
+	}
+	async webhook() {
+		const body = this.getBodyData();
+		return { workflowData: [[{ json: body }]] };
+	}
+}
+exports.MinimalTrigger = MinimalTrigger;
+`;
+
+/** Generates the minimal trigger package into `scratch` and packs it; returns the tarball. */
+export async function minimalTriggerTarball(scratch: string): Promise<string> {
+	const dir = path.join(scratch, MINIMAL_PACKAGE);
+	const nodeDir = path.join(dir, 'dist', 'nodes', 'MinimalTrigger');
+	mkdirSync(nodeDir, { recursive: true });
+	writeFileSync(
+		path.join(dir, 'package.json'),
+		`${JSON.stringify(
+			{
+				name: MINIMAL_PACKAGE,
+				version: '1.0.0',
+				description: 'Benchmark floor: a trigger that only returns the request body',
+				keywords: ['n8n-community-node-package'],
+				license: 'MIT',
+				files: ['dist'],
+				n8n: {
+					n8nNodesApiVersion: 1,
+					credentials: [],
+					nodes: ['dist/nodes/MinimalTrigger/MinimalTrigger.node.js'],
+				},
+			},
+			null,
+			2,
+		)}\n`,
+	);
+	writeFileSync(path.join(nodeDir, 'MinimalTrigger.node.js'), MINIMAL_NODE_SOURCE);
+	return await packageTarball(dir, scratch);
+}
+
+/**
+ * Installs tarballs into `<userFolder>/.n8n/nodes` as test/support/n8n/communityPackage.mts installs
+ * this package (as n8n's community-package install does): unpack into node_modules/<name>, drop
+ * dev/peer/optional dependencies, `npm install` inside it with n8n's flags, and list every
+ * package in the folder's package.json.
+ */
+export async function installPackages(userFolder: string, tarballs: string[]): Promise<void> {
+	const nodesDir = path.join(userFolder, '.n8n', 'nodes');
+	const dependencies: Record<string, string> = {};
+	for (const tarball of tarballs) {
+		const unpacked = path.join(nodesDir, 'node_modules', `.unpack-${path.basename(tarball)}`);
+		rmSync(unpacked, { recursive: true, force: true });
+		mkdirSync(unpacked, { recursive: true });
+		await runCommand('tar', ['-xzf', tarball, '-C', unpacked, '--strip-components=1']);
+		const manifestPath = path.join(unpacked, 'package.json');
+		const manifest = readManifest(manifestPath);
+		const packageDir = path.join(nodesDir, 'node_modules', manifest.name);
+		rmSync(packageDir, { recursive: true, force: true });
+		await runCommand('mv', [unpacked, packageDir]);
+		for (const kind of ['devDependencies', 'peerDependencies', 'optionalDependencies'] as const)
+			delete manifest[kind];
+		writeFileSync(path.join(packageDir, 'package.json'), JSON.stringify(manifest, null, 2));
+		await runNpm(
+			[
+				'install',
+				'--audit=false',
+				'--fund=false',
+				'--bin-links=false',
+				'--install-strategy=shallow',
+				'--ignore-scripts=true',
+				'--package-lock=false',
+			],
+			packageDir,
+		);
+		dependencies[manifest.name] = manifest.version;
+	}
+	writeFileSync(
+		path.join(nodesDir, 'package.json'),
+		JSON.stringify({ name: 'installed-nodes', private: true, dependencies }, null, 2),
+	);
+}

@@ -1,0 +1,76 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+
+import { PACKAGE_ROOT } from '../n8n/paths.mts';
+import type { BatchFigures } from './benchBatch.mts';
+
+/** Figures to text: medians, ranges and ratios of the benchmarks' batches, and markdown tables. */
+
+export const mib = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
+export const ms = (value: number): string => `${value.toFixed(0)} ms`;
+export const seconds = (value: number): string => `${value.toFixed(1)} s`;
+export const times = (value: number): string => `${value.toFixed(2)}×`;
+
+export function median(values: number[]): number {
+	if (values.length === 0) return Number.NaN;
+	const sorted = [...values].sort((a, b) => a - b);
+	const middle = Math.floor(sorted.length / 2);
+	return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+export interface Spread {
+	median: number;
+	min: number;
+	max: number;
+}
+
+export function spread(values: number[]): Spread {
+	return { median: median(values), min: Math.min(...values), max: Math.max(...values) };
+}
+
+/** "median (min–max)" with a formatter; just the value when there is one. */
+export function showSpread(value: Spread, format: (n: number) => string): string {
+	if (value.min === value.max) return format(value.median);
+	return `${format(value.median)} (${format(value.min)}–${format(value.max)})`;
+}
+
+/** Ratios of two series measured side by side (round i of one against round i of the other). */
+export function ratios(ours: number[], theirs: number[]): Spread {
+	return spread(ours.map((value, index) => value / theirs[index]));
+}
+
+export function row(cells: string[]): string {
+	return `| ${cells.join(' | ')} |`;
+}
+
+export function table(header: string[], rows: string[][]): string {
+	return [row(header), row(header.map(() => '---')), ...rows.map(row)].join('\n');
+}
+
+export const executionsCell = (batches: BatchFigures[]): string => {
+	const executions = batches.reduce((sum, batch) => sum + batch.counts.executions, 0);
+	const missing = batches.reduce((sum, batch) => sum + batch.counts.missing, 0);
+	const doubled = batches.reduce((sum, batch) => sum + batch.counts.doubled, 0);
+	const sent = batches.reduce((sum, batch) => sum + batch.deliveries, 0);
+	return `${executions} of ${sent} (${missing} / ${doubled})`;
+};
+
+export const loadCell = (batch: BatchFigures): string =>
+	`${batch.loadBefore[0].toFixed(1)} → ${batch.loadAfter[0].toFixed(1)}`;
+
+/** Which code was measured: a git commit (and whether its nodes/ had uncommitted changes) where known. */
+export function packageSource(source: string | undefined): Record<string, unknown> {
+	const dir = source ? path.resolve(source) : PACKAGE_ROOT;
+	const git = (args: string[]): string | undefined => {
+		const result = spawnSync('git', args, { cwd: dir, encoding: 'utf8' });
+		return result.status === 0 ? result.stdout.trim() : undefined;
+	};
+	if (dir.endsWith('.tgz')) return { tarball: dir };
+	const commit = git(['rev-parse', 'HEAD']);
+	const changed = git(['status', '--porcelain', '--', 'nodes', 'credentials']);
+	return {
+		dir,
+		commit,
+		uncommittedChangesInNodes: changed === undefined ? undefined : changed !== '',
+	};
+}

@@ -1,0 +1,190 @@
+import { expect } from 'vitest';
+
+import type { Sandbox } from '../sandbox/index.mts';
+import { executionDetails, nodeOutput, waitForExecutions } from '../../e2e/executions.mts';
+import type { ExecutionDetail, N8nClient } from './client.mts';
+import { delay, waitFor } from './processes.mts';
+import {
+	DELIVERY_TRIGGER_NODE,
+	PERFORMANCE_ACTION_NODE,
+	POLLER_NODE,
+	SECURITY_ACTION_NODE,
+} from './testWorkflows.mts';
+
+/** Checks the queue-mode and n8n 1.x suites share: what the package's triggers started in real n8n. */
+
+/** Polls run every minute (n8n's shortest interval) at a random second. */
+export const TWO_POLLS_MS = 150_000;
+/** After a poll request, the time an execution it started needs to be listed. */
+const SETTLE_MS = 5_000;
+
+const FINISHED = new Set(['success', 'error', 'crashed', 'canceled']);
+
+async function allExecutions(client: N8nClient, workflowId: string): Promise<ExecutionDetail[]> {
+	const executions = await executionDetails(client, await client.executions(workflowId));
+	return executions.sort((a, b) => Number(a.id) - Number(b.id));
+}
+
+/** The `id` of every item the delivery trigger emitted, one entry per emission. */
+export async function deliveredEventIds(client: N8nClient, workflowId: string): Promise<unknown[]> {
+	const executions = await allExecutions(client, workflowId);
+	return executions.flatMap((execution) =>
+		nodeOutput(execution, DELIVERY_TRIGGER_NODE).map((item) => item.id),
+	);
+}
+
+/** Waits until an execution for `eventId` exists and every execution of the workflow has finished. */
+export async function waitForEventExecution(
+	client: N8nClient,
+	workflowId: string,
+	eventId: string,
+): Promise<unknown[]> {
+	return await waitFor(
+		`an execution for event ${eventId}`,
+		async () => {
+			const executions = await allExecutions(client, workflowId);
+			if (!executions.every((execution) => FINISHED.has(execution.status))) return undefined;
+			const ids = executions.flatMap((execution) =>
+				nodeOutput(execution, DELIVERY_TRIGGER_NODE).map((item) => item.id),
+			);
+			return ids.includes(eventId) ? ids : undefined;
+		},
+		{ timeoutMs: 120_000, intervalMs: 500 },
+	);
+}
+
+/** Waits for the security service to see a poll of its threat list after `after` (ms since epoch). */
+export async function waitForThreatPoll(sandbox: Sandbox, after: number): Promise<void> {
+	await waitFor(
+		'a poll of the threat list',
+		async () =>
+			sandbox.requests.some(
+				(request) =>
+					request.service === 'security' &&
+					request.method === 'GET' &&
+					request.path === '/threats' &&
+					request.at > after,
+			)
+				? true
+				: undefined,
+		{ timeoutMs: TWO_POLLS_MS, intervalMs: 1000 },
+	);
+}
+
+export interface PollerResult {
+	/** Executions started by the first poll, which sees only threats that existed before publishing. */
+	executionsBeforeNewThreats: number;
+	/** Threat ids the poller emitted, one entry per emission, after the new threats were added. */
+	emitted: unknown[];
+	newThreatIds: string[];
+	executionIds: string[];
+	executionIdsAfterAnotherPoll: string[];
+	statuses: string[];
+}
+
+/**
+ * Lets the published poller take its first look (which only records what exists), adds two
+ * threats, waits until it has emitted them, then waits for one more poll.
+ */
+export async function runPollerOnce(
+	client: N8nClient,
+	sandbox: Sandbox,
+	workflowId: string,
+	publishedAt: number,
+): Promise<PollerResult> {
+	await waitForThreatPoll(sandbox, publishedAt);
+	await delay(SETTLE_MS);
+	const executionsBeforeNewThreats = (await client.executions(workflowId)).length;
+	const newThreatIds = [
+		String(sandbox.addThreat({ severity: 'high', title: 'Queue webshell in uploads' }).id),
+		String(sandbox.addThreat({ severity: 'low', title: 'Queue outdated jQuery' }).id),
+	];
+	const executions = await waitFor(
+		'the poller to emit the new threats',
+		async () => {
+			const found = await allExecutions(client, workflowId);
+			const emitted = found.flatMap((execution) =>
+				nodeOutput(execution, POLLER_NODE).map((threat) => threat.id),
+			);
+			const done = found.every((execution) => FINISHED.has(execution.status));
+			return done && newThreatIds.every((id) => emitted.includes(id)) ? found : undefined;
+		},
+		{ timeoutMs: TWO_POLLS_MS, intervalMs: 1000 },
+	);
+	const lastStopped = Math.max(
+		...executions.map((execution) => Date.parse(execution.stoppedAt ?? execution.startedAt)),
+	);
+	await waitForThreatPoll(sandbox, lastStopped);
+	await delay(SETTLE_MS);
+	await waitForExecutions(client, workflowId, executions.length);
+	const after = await allExecutions(client, workflowId);
+	return {
+		executionsBeforeNewThreats,
+		emitted: after.flatMap((execution) =>
+			nodeOutput(execution, POLLER_NODE).map((threat) => threat.id),
+		),
+		newThreatIds,
+		executionIds: executions.map((execution) => execution.id),
+		executionIdsAfterAnotherPoll: after.map((execution) => execution.id),
+		statuses: after.map((execution) => execution.status),
+	};
+}
+
+export interface ActionRun {
+	/** n8n's answer to the webhook call that started the run. */
+	status: number;
+	executions: ExecutionDetail[];
+	performanceSites: Array<Record<string, unknown>>;
+	securitySites: Array<Record<string, unknown>>;
+	/** The services that were asked for their sites. */
+	servedServices: string[];
+}
+
+/**
+ * Calls the published action-nodes workflow's webhook at `url` (n8n's Webhook node answers 404
+ * until it is registered, and starts a run after) and returns the run.
+ */
+export async function runActionNodes(
+	client: N8nClient,
+	sandbox: Sandbox,
+	workflowId: string,
+	url: string,
+): Promise<ActionRun> {
+	const status = await waitFor(`the webhook ${url}`, async () => {
+		const response = await fetch(url, { method: 'POST', body: '{}' });
+		await response.body?.cancel();
+		return response.status === 404 ? undefined : response.status;
+	});
+	await waitForExecutions(client, workflowId, 1);
+	const executions = await allExecutions(client, workflowId);
+	const first = executions[0];
+	const served = sandbox.requests.filter(
+		(request) => request.method === 'GET' && request.path === '/sites',
+	);
+	return {
+		status,
+		executions,
+		performanceSites: first ? nodeOutput(first, PERFORMANCE_ACTION_NODE) : [],
+		securitySites: first ? nodeOutput(first, SECURITY_ACTION_NODE) : [],
+		servedServices: [...new Set(served.map((request) => request.service))].sort(),
+	};
+}
+
+/** One successful run in which both action nodes returned the sandbox's sites, each service asked once or more. */
+export function expectActionNodesRan(run: ActionRun): void {
+	expect(run.status).toBe(200);
+	expect(run.executions.map((execution) => execution.status)).toEqual(['success']);
+	expect(run.performanceSites.length).toBeGreaterThan(0);
+	expect(run.performanceSites.every((site) => typeof site.id === 'string')).toBe(true);
+	expect(run.securitySites.length).toBeGreaterThan(0);
+	expect(run.securitySites.every((site) => site.id !== undefined)).toBe(true);
+	expect(run.servedServices).toEqual(['performance', 'security']);
+}
+
+/** Nothing for the threats that existed at publishing, each new threat once, nothing from the next poll. */
+export function expectEachNewThreatOnce(result: PollerResult): void {
+	expect(result.executionsBeforeNewThreats).toBe(0);
+	expect(result.statuses.every((status) => status === 'success')).toBe(true);
+	expect([...result.emitted].sort()).toEqual([...result.newThreatIds].sort());
+	expect(result.executionIdsAfterAnotherPoll).toEqual(result.executionIds);
+}

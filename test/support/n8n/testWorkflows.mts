@@ -1,0 +1,109 @@
+import { randomUUID } from 'node:crypto';
+
+import type { WorkflowDefinition, WorkflowNode } from './client.mts';
+import { CREDENTIAL_NAMES, PERFORMANCE_TRIGGER, SECURITY_TRIGGER } from './examples.mts';
+import type { CredentialIds, CredentialType } from './examples.mts';
+import { PACKAGE_NAME } from './paths.mts';
+
+/** Small workflows the queue-mode and n8n 1.x suites run: one per kind of node in the package. */
+
+export const ACTION_WEBHOOK_NODE = 'Run the action nodes';
+export const PERFORMANCE_ACTION_NODE = 'Performance sites';
+export const SECURITY_ACTION_NODE = 'Security sites';
+export const DELIVERY_TRIGGER_NODE = 'Every performance event';
+export const POLLER_NODE = 'New threat';
+
+function credential(type: CredentialType, ids: CredentialIds): WorkflowNode['credentials'] {
+	return { [type]: { id: ids[type], name: CREDENTIAL_NAMES[type] } };
+}
+
+/**
+ * n8n's Webhook node (production URL `/webhook/<path>`) starting one operation of each action
+ * node: Performance Service › Site › Get Many and Security Service › Site › Get Many.
+ */
+export function actionNodesWorkflow(
+	ids: CredentialIds,
+	path = randomUUID(),
+): WorkflowDefinition & { path: string } {
+	const siteGetAll = { resource: 'site', operation: 'getAll', returnAll: true };
+	return {
+		path,
+		name: `Action nodes ${path}`,
+		nodes: [
+			{
+				name: ACTION_WEBHOOK_NODE,
+				type: 'n8n-nodes-base.webhook',
+				typeVersion: 2,
+				position: [0, 0],
+				webhookId: randomUUID(),
+				parameters: { httpMethod: 'POST', path, options: {} },
+			},
+			{
+				name: PERFORMANCE_ACTION_NODE,
+				type: `${PACKAGE_NAME}.performanceService`,
+				typeVersion: 1,
+				position: [260, -100],
+				parameters: siteGetAll,
+				credentials: credential('performanceServiceApi', ids),
+			},
+			{
+				name: SECURITY_ACTION_NODE,
+				type: `${PACKAGE_NAME}.securityService`,
+				typeVersion: 1,
+				position: [260, 100],
+				parameters: siteGetAll,
+				credentials: credential('securityServiceApi', ids),
+			},
+		],
+		connections: {
+			[ACTION_WEBHOOK_NODE]: {
+				main: [
+					[
+						{ node: PERFORMANCE_ACTION_NODE, type: 'main', index: 0 },
+						{ node: SECURITY_ACTION_NODE, type: 'main', index: 0 },
+					],
+				],
+			},
+		},
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+/** A Performance Service Trigger for every event type, with nothing after it. */
+export function deliveryTriggerWorkflow(ids: CredentialIds): WorkflowDefinition {
+	return {
+		name: `Every performance event ${randomUUID()}`,
+		nodes: [
+			{
+				name: DELIVERY_TRIGGER_NODE,
+				type: PERFORMANCE_TRIGGER,
+				typeVersion: 1,
+				position: [0, 0],
+				webhookId: randomUUID(),
+				parameters: { events: ['*'], options: {} },
+				credentials: credential('performanceServiceApi', ids),
+			},
+		],
+		connections: {},
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+/** A Security Service Trigger polling for new threats every minute (n8n's shortest interval). */
+export function threatPollerWorkflow(ids: CredentialIds): WorkflowDefinition {
+	return {
+		name: `New threats ${randomUUID()}`,
+		nodes: [
+			{
+				name: POLLER_NODE,
+				type: SECURITY_TRIGGER,
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: { pollTimes: { item: [{ mode: 'everyMinute' }] }, event: 'newThreat' },
+				credentials: credential('securityServiceApi', ids),
+			},
+		],
+		connections: {},
+		settings: { executionOrder: 'v1' },
+	};
+}

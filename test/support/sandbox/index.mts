@@ -1,0 +1,128 @@
+import type { AddressInfo } from 'node:net';
+import { DEMO_TOKENS, SECURITY_KEY, SIGNING_SECRET } from './auth.mts';
+import { SandboxContext } from './context.mts';
+import { DEFAULT_OPTIONS, mergeOptions } from './options.mts';
+import { MOUNTS } from './mounts.mts';
+import { createSandboxServer } from './server.mts';
+import type {
+	DeliveryRecord,
+	FaultRoute,
+	RecordedRequest,
+	SandboxOptions,
+	WebhookEndpointState,
+	WebhookEvent,
+} from './types.mts';
+
+export type {
+	ChatMessage,
+	DeliveryRecord,
+	EventType,
+	FaultKind,
+	FaultRoute,
+	Notice,
+	RateLimits,
+	RecordedRequest,
+	ResetFormat,
+	SandboxOptions,
+	SecurityErrorShape,
+	SecurityListOrder,
+	SecurityListShape,
+	WebhookEndpointState,
+	WebhookEvent,
+} from './types.mts';
+export { signPayload } from './webhooks.mts';
+
+export interface Sandbox {
+	port: number;
+	origin: string;
+	performanceUrl: string;
+	securityUrl: string;
+	controlUrl: string;
+	tokens: { readOnly: string; readWrite: string; sitesWrite: string; noScopes: string };
+	securityKey: string;
+	signingSecret: string;
+	/** Live arrays: cleared in place by reset(). */
+	requests: RecordedRequest[];
+	deliveries: DeliveryRecord[];
+	setFault(route: FaultRoute): void;
+	addWebhookEndpoint(url: string, opts?: { secret?: string; events?: string[] }): string;
+	endpoints(): WebhookEndpointState[];
+	emit(eventType: string, data?: Record<string, unknown>): WebhookEvent;
+	waitForDeliveries(
+		predicate: (deliveries: DeliveryRecord[]) => boolean,
+		timeoutMs?: number,
+	): Promise<DeliveryRecord[]>;
+	addThreat(partial?: Record<string, unknown>): Record<string, unknown>;
+	/** Adds `count` threats at once (a long list in no time), dated a millisecond apart up to now. */
+	addThreats(count: number): void;
+	addScan(partial?: Record<string, unknown>): Record<string, unknown>;
+	addUpdate(partial?: Record<string, unknown>): Record<string, unknown>;
+	addReport(partial?: Record<string, unknown>): Record<string, unknown>;
+	setOptions(partial: Partial<SandboxOptions>): void;
+	reset(): void;
+	close(): Promise<void>;
+}
+
+/** The n8n credentials that point at a sandbox, per credential type (performance: the read-write token). */
+export function sandboxCredentials(sandbox: Sandbox): Record<string, Record<string, string>> {
+	return {
+		performanceServiceApi: {
+			baseUrl: sandbox.performanceUrl,
+			apiToken: sandbox.tokens.readWrite,
+			webhookSigningSecret: sandbox.signingSecret,
+		},
+		securityServiceApi: { baseUrl: sandbox.securityUrl, apiKey: sandbox.securityKey },
+	};
+}
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+	const resolved = mergeOptions(DEFAULT_OPTIONS, options);
+	const ctx = new SandboxContext(resolved);
+	const server = createSandboxServer(ctx);
+	await new Promise<void>((resolve, reject) => {
+		server.once('error', reject);
+		server.listen(resolved.port, '127.0.0.1', () => {
+			server.off('error', reject);
+			resolve();
+		});
+	});
+	const { port } = server.address() as AddressInfo;
+	const origin = `http://127.0.0.1:${port}`;
+	ctx.origin = origin;
+
+	let closing: Promise<void> | undefined;
+	return {
+		port,
+		origin,
+		performanceUrl: origin + MOUNTS.performance,
+		securityUrl: origin + MOUNTS.security,
+		controlUrl: origin + MOUNTS.control,
+		tokens: { ...DEMO_TOKENS },
+		securityKey: SECURITY_KEY,
+		signingSecret: SIGNING_SECRET,
+		requests: ctx.requests,
+		deliveries: ctx.deliveries,
+		setFault: (route) => {
+			ctx.faults.add(route);
+		},
+		addWebhookEndpoint: (url, opts) => ctx.webhooks.add(url, opts),
+		endpoints: () => ctx.webhooks.states(),
+		emit: (eventType, data) => ctx.emit(eventType, data),
+		waitForDeliveries: (predicate, timeoutMs) => ctx.webhooks.waitFor(predicate, timeoutMs),
+		addThreat: (partial) => ctx.addSecurityRecord('threats', partial),
+		addThreats: (count) => ctx.addSecurityRecords('threats', count),
+		addScan: (partial) => ctx.addSecurityRecord('scans', partial),
+		addUpdate: (partial) => ctx.addSecurityRecord('updates', partial),
+		addReport: (partial) => ctx.addSecurityRecord('reports', partial),
+		setOptions: (partial) => ctx.setOptions(partial),
+		reset: () => ctx.reset(),
+		close: () => {
+			closing ??= new Promise<void>((resolve) => {
+				ctx.stop();
+				server.close(() => resolve());
+				server.closeAllConnections();
+			});
+			return closing;
+		},
+	};
+}

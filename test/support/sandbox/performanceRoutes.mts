@@ -1,0 +1,279 @@
+import { PERFORMANCE_SCOPES } from '../../../nodes/PerformanceService/transport/serviceValues.ts';
+import { ORGANISATION_ID, readBearer, scopesOf } from './auth.mts';
+import type { Scope } from './auth.mts';
+import { HOUR_MS, MINUTE_MS } from './context.mts';
+import type { SandboxContext } from './context.mts';
+import { payloads } from './events.mts';
+import { siteDetailView, siteView } from './performanceModel.mts';
+import type { PerformanceSite } from './performanceModel.mts';
+import { rateLimitHeaders, retryAfterHeader } from './rateLimit.mts';
+import type { LimitState } from './rateLimit.mts';
+import { jsonReply, parseObjectBody, performanceError, withHeaders } from './reply.mts';
+import type { IncomingCall, Reply } from './reply.mts';
+import { queueReoptimization } from './reoptimize.mts';
+
+export const AUDIT_LIMIT = { default: 20, min: 1, max: 100 } as const;
+export const SERVICE_VERSION = '1.4.2';
+
+interface RouteResult {
+	reply: Reply;
+	/** A narrower limit the X-RateLimit-* headers describe instead of the per-token one. */
+	limit?: LimitState;
+}
+
+type Handler = (ctx: SandboxContext, call: IncomingCall, params: string[]) => RouteResult;
+
+interface Route {
+	method: string;
+	pattern: RegExp;
+	scope: Scope | null;
+	handler: Handler;
+}
+
+const ID = '([A-Za-z0-9_-]+)';
+const HOSTNAME =
+	/^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
+
+const reply = (value: Reply): RouteResult => ({ reply: value });
+
+function rateLimited(message: string, limit?: LimitState): RouteResult {
+	return { reply: performanceError(429, 'rate_limited', message), limit };
+}
+
+function findSite(ctx: SandboxContext, id: string): PerformanceSite | undefined {
+	return ctx.perf.sites.find((site) => site.id === id);
+}
+
+function siteNotFound(id: string): RouteResult {
+	return reply(performanceError(404, 'not_found', `Site ${id} was not found`));
+}
+
+function invalid(message: string): RouteResult {
+	return reply(performanceError(400, 'invalid_request', message));
+}
+
+function hostnameConflict(
+	ctx: SandboxContext,
+	hostname: string,
+	exceptId?: string,
+): PerformanceSite | undefined {
+	return ctx.perf.sites.find((site) => site.hostname === hostname && site.id !== exceptId);
+}
+
+function conflict(hostname: string, holder: PerformanceSite, limit?: LimitState): RouteResult {
+	return {
+		reply: performanceError(
+			409,
+			'conflict',
+			`Hostname ${hostname} is already used by site ${holder.id}`,
+		),
+		limit,
+	};
+}
+
+/** Reads optional `name` and `hostname`; hostnames are trimmed and lower-cased. */
+function readSiteFields(
+	body: Record<string, unknown>,
+	required: boolean,
+): { name?: string; hostname?: string } | { error: string } {
+	const fields: { name?: string; hostname?: string } = {};
+	for (const field of ['name', 'hostname'] as const) {
+		const value = body[field];
+		if (value === undefined && !required) continue;
+		if (typeof value !== 'string' || value.trim() === '')
+			return { error: `${field} must be a non-empty string` };
+		fields[field] = field === 'hostname' ? value.trim().toLowerCase() : value.trim();
+	}
+	if (fields.hostname !== undefined && !HOSTNAME.test(fields.hostname)) {
+		return { error: `hostname ${fields.hostname} is not a valid host name` };
+	}
+	return fields;
+}
+
+const listSites: Handler = (ctx) => reply(jsonReply(200, { sites: ctx.perf.sites.map(siteView) }));
+
+const getSite: Handler = (ctx, _call, [id]) => {
+	const site = findSite(ctx, id);
+	return site ? reply(jsonReply(200, siteDetailView(site))) : siteNotFound(id);
+};
+
+const createSite: Handler = (ctx, call) => {
+	const body = parseObjectBody(call.body);
+	if (!body) return invalid('Request body must be a JSON object');
+	const fields = readSiteFields(body, true);
+	if ('error' in fields) return invalid(fields.error);
+	const { limits } = ctx.options;
+	const limit = ctx.limiters.siteCreations.take(
+		ORGANISATION_ID,
+		limits.siteCreationsPerMinute,
+		ctx.scheduler.scaled(MINUTE_MS),
+	);
+	if (!limit.allowed) {
+		return rateLimited(
+			`Site creation limit of ${limits.siteCreationsPerMinute} per minute for organisation ${ORGANISATION_ID} reached`,
+			limit,
+		);
+	}
+	const hostname = fields.hostname ?? '';
+	const holder = hostnameConflict(ctx, hostname);
+	if (holder) return conflict(hostname, holder, limit);
+	const site: PerformanceSite = {
+		id: ctx.ids.next('site'),
+		name: fields.name ?? hostname,
+		hostname,
+		status: 'PENDING',
+		audits: [],
+		events: [],
+		targetScore: 80,
+		nextScores: { mobile: 86, desktop: 94 },
+	};
+	ctx.perf.sites.push(site);
+	ctx.publish('site.added', payloads.siteAdded(site), site, `Site ${site.name} was added`);
+	return { reply: jsonReply(201, siteView(site)), limit };
+};
+
+const updateSite: Handler = (ctx, call, [id]) => {
+	const site = findSite(ctx, id);
+	if (!site) return siteNotFound(id);
+	const body = parseObjectBody(call.body);
+	if (!body) return invalid('Request body must be a JSON object');
+	const fields = readSiteFields(body, false);
+	if ('error' in fields) return invalid(fields.error);
+	if (fields.hostname !== undefined) {
+		const holder = hostnameConflict(ctx, fields.hostname, site.id);
+		if (holder) return conflict(fields.hostname, holder);
+	}
+	Object.assign(site, fields);
+	ctx.noteSiteEvent(
+		site,
+		'site.updated',
+		`Site updated: ${Object.keys(fields).join(', ') || 'no changes'}`,
+	);
+	return reply(jsonReply(200, siteView(site)));
+};
+
+const reoptimize: Handler = (ctx, _call, [id]) => {
+	const site = findSite(ctx, id);
+	if (!site) return siteNotFound(id);
+	const perHour = ctx.options.limits.reoptimizationsPerHour;
+	const limit = ctx.limiters.reoptimizations.take(site.id, perHour, ctx.scheduler.scaled(HOUR_MS));
+	if (!limit.allowed) {
+		return rateLimited(
+			`Reoptimization limit of ${perHour} per hour for site ${site.id} reached`,
+			limit,
+		);
+	}
+	return { reply: jsonReply(200, { ok: true, queued: queueReoptimization(ctx, site) }), limit };
+};
+
+const listAudits: Handler = (ctx, call) => {
+	const raw = call.query.get('limit');
+	const limit = raw === null ? AUDIT_LIMIT.default : /^\d+$/.test(raw) ? Number(raw) : NaN;
+	if (!(limit >= AUDIT_LIMIT.min && limit <= AUDIT_LIMIT.max)) {
+		return invalid(`limit must be an integer from ${AUDIT_LIMIT.min} to ${AUDIT_LIMIT.max}`);
+	}
+	const sequence = (id: string): number => Number(id.slice(id.lastIndexOf('_') + 1));
+	const audits = ctx.perf.sites
+		.flatMap((site) => site.audits)
+		.sort((a, b) => b.createdAt.localeCompare(a.createdAt) || sequence(b.id) - sequence(a.id));
+	return reply(jsonReply(200, { audits: audits.slice(0, limit), limit }));
+};
+
+const system: Handler = (ctx) =>
+	reply(
+		jsonReply(200, {
+			status: 'ok',
+			version: SERVICE_VERSION,
+			queue: { ...ctx.perf.queue },
+			time: new Date().toISOString(),
+		}),
+	);
+
+const { sitesRead, sitesWrite, auditsRead, auditsWrite } = PERFORMANCE_SCOPES;
+const ROUTES: Route[] = [
+	{ method: 'GET', pattern: /^\/sites$/, scope: sitesRead, handler: listSites },
+	{ method: 'POST', pattern: /^\/sites$/, scope: sitesWrite, handler: createSite },
+	{ method: 'GET', pattern: new RegExp(`^/sites/${ID}$`), scope: sitesRead, handler: getSite },
+	{
+		method: 'PATCH',
+		pattern: new RegExp(`^/sites/${ID}$`),
+		scope: sitesWrite,
+		handler: updateSite,
+	},
+	{
+		method: 'POST',
+		pattern: new RegExp(`^/sites/${ID}/reoptimize$`),
+		scope: auditsWrite,
+		handler: reoptimize,
+	},
+	{ method: 'GET', pattern: /^\/audits-list$/, scope: auditsRead, handler: listAudits },
+	{ method: 'GET', pattern: /^\/system$/, scope: null, handler: system },
+];
+
+function route(ctx: SandboxContext, call: IncomingCall, scopes: readonly Scope[]): RouteResult {
+	const matching = ROUTES.filter((candidate) => candidate.pattern.test(call.path));
+	if (matching.length === 0) {
+		return reply(performanceError(404, 'not_found', `No route ${call.method} ${call.path}`));
+	}
+	const match = matching.find((candidate) => candidate.method === call.method);
+	if (!match) {
+		const allow = matching.map((candidate) => candidate.method).join(', ');
+		return reply(
+			withHeaders(
+				performanceError(
+					405,
+					'method_not_allowed',
+					`${call.method} is not allowed on ${call.path}`,
+				),
+				{
+					allow,
+				},
+			),
+		);
+	}
+	if (match.scope && !scopes.includes(match.scope)) {
+		return reply(
+			performanceError(
+				403,
+				'insufficient_scope',
+				`This operation requires the scope ${match.scope}`,
+				{
+					required_scope: match.scope,
+				},
+			),
+		);
+	}
+	const params = match.pattern.exec(call.path)?.slice(1) ?? [];
+	return match.handler(ctx, call, params);
+}
+
+export function handlePerformance(ctx: SandboxContext, call: IncomingCall): Reply {
+	const credential = readBearer(call.headers);
+	if (credential.kind === 'missing') {
+		return performanceError(
+			401,
+			'auth_required',
+			'Send the header Authorization: Bearer <API_TOKEN>',
+		);
+	}
+	const scopes = credential.kind === 'bearer' ? scopesOf(credential.token) : undefined;
+	if (credential.kind !== 'bearer' || !scopes) {
+		return performanceError(401, 'auth_invalid', 'The bearer token is not valid');
+	}
+	const now = Date.now();
+	const perMinute = ctx.options.limits.requestsPerMinute;
+	const general = ctx.limiters.requests.take(
+		credential.token,
+		perMinute,
+		ctx.scheduler.scaled(MINUTE_MS),
+		now,
+	);
+	const result = general.allowed
+		? route(ctx, call, scopes)
+		: rateLimited(`Request limit of ${perMinute} per minute for this token reached`);
+	const limit = result.limit ?? general;
+	const response = withHeaders(result.reply, rateLimitHeaders(limit, ctx.options.resetFormat, now));
+	return response.status === 429 && ctx.options.retryAfter
+		? withHeaders(response, retryAfterHeader(limit, now))
+		: response;
+}

@@ -33,8 +33,12 @@ import { answersBeforeRecording, contractVersions } from './versions.mts';
 const RETRIES = 5;
 const BURST = 100;
 const BURST_IN_FLIGHT = 20;
-/** Fewest 2xx answers (of BURST) that leave enough events to check. */
-const ENOUGH_2XX = 90;
+/**
+ * Fewest 2xx answers (of BURST) that leave enough events to check. n8n 1.x on SQLite answers some
+ * of a burst 503 "Database is not ready!" on a loaded machine (26 of 100 seen beside two other
+ * n8n): such an answer breaks no assumption, the service sends the event again.
+ */
+const ENOUGH_2XX = 50;
 /** How long the execution count must stay unchanged before it is read (n8n 1.x records after it answers). */
 const QUIET_MS = 5000;
 

@@ -16,6 +16,7 @@ import type { ExecutionRow } from '../support/bench/executionStore.mts';
 import { sendAll } from '../support/bench/loadDriver.mts';
 import type { Answer } from '../support/bench/loadDriver.mts';
 import { ARTIFACTS_DIR } from '../support/n8n/paths.mts';
+import { delay } from '../support/n8n/processes.mts';
 import { progress } from '../support/n8n/progress.mts';
 import { startContractN8n } from './contractN8n.mts';
 import { figuresFile } from './globalSetup.mts';
@@ -75,6 +76,24 @@ interface BurstFigures {
 	resendNewForRecorded: number;
 	/** Of the acknowledged events without an execution: those the resend started (recovered). */
 	resendRecoveredLost: number;
+}
+
+/**
+ * Sends every event, then again those not answered 2xx, as the service retries a failed delivery
+ * (up to RETRIES attempts, with a growing pause): n8n that has just restarted may answer 503
+ * "Database is not ready!" on a loaded machine, which breaks no assumption.
+ */
+async function sendAsServiceRetries(url: string, events: Event[]): Promise<{ answers: Answer[] }> {
+	const request = requestsFor([url], events);
+	const { answers } = await sendAll(events.length, request, BURST_IN_FLIGHT);
+	for (let attempt = 2; attempt <= RETRIES; attempt++) {
+		const pending = answers.flatMap((answer, index) => (is2xx(answer) ? [] : [index]));
+		if (pending.length === 0) break;
+		await delay(2_000 * attempt);
+		const again = await sendAll(pending.length, (k) => request(pending[k]), BURST_IN_FLIGHT);
+		again.answers.forEach((answer, k) => (answers[pending[k]] = { ...answer, index: pending[k] }));
+	}
+	return { answers };
 }
 
 for (const version of contractVersions()) {
@@ -189,7 +208,7 @@ for (const version of contractVersions()) {
 				await n8n.restart();
 
 				const resendAfterId = await n8n.store.maxId();
-				const resend = await sendAll(BURST, requestsFor([n8n.url], events), BURST_IN_FLIGHT);
+				const resend = await sendAsServiceRetries(n8n.url, events);
 				const restarted = executionsPerEvent(
 					await settled(n8n.work, resendAfterId, 0, { quietMs: QUIET_MS }),
 				);

@@ -13,12 +13,13 @@ import { setNewest } from './keepNewest';
  * module's memory per process, which also knows the deliveries being recorded at this moment.
  * When n8n reads and saves the static data is `n8nWebhookContract.ts`'s concern, not this one's.
  *
- * The static data holds one string per origin, `{ <origin>: "<appended>.<records>" }`. An origin
- * is one process's memory of one trigger node (new at every start); `appended` counts every
- * record that origin ever added; its records, oldest first, are 28 characters each: the 22 of
- * the digest, then the start time in epoch seconds as 6 base64url digits. A process copies the
- * strings of other origins as they are and decodes only the records added since it last read
- * them, so a delivery costs the same however many events are remembered.
+ * n8n reads and writes the whole static data on every delivery, so it is kept small: one string
+ * per origin, `{ <origin>: "<appended>.<base>.<records>" }`. An origin is a run of at most
+ * ORIGIN_RECORDS events one process added to one trigger node's memory; `appended` counts every
+ * record it ever added, `base` is epoch seconds; its records, oldest first, are 15 characters
+ * each: the 12 of the digest, then the start time as 3 base64url digits of seconds after `base`.
+ * A process copies the strings of other origins as they are and decodes only the records added
+ * since it last read them, so a delivery costs the same however many events are remembered.
  */
 
 /** Most events kept per trigger node; beyond that the oldest are forgotten first. */
@@ -30,13 +31,21 @@ export const STATIC_DATA_FIELD = 'startedEvents';
 /** Trigger nodes whose memory one process keeps at most; the least recently used goes first. */
 const MAX_NODES = 1_000;
 
-const DIGEST_CHARS = 22;
-const TIME_CHARS = 6;
-const RECORD_CHARS = DIGEST_CHARS + TIME_CHARS;
+/** Records per origin: each string stays small, so adding one copies little. */
+const ORIGIN_RECORDS = 500;
+
+/** 72 bits of SHA-256: a chance of about 1 in 10^18 that a new event matches a remembered one. */
+const DIGEST_CHARS = 12;
+const OFFSET_CHARS = 3;
+const RECORD_CHARS = DIGEST_CHARS + OFFSET_CHARS;
+const MAX_OFFSET = 64 ** OFFSET_CHARS - 1;
+/** Formats before this one: digest → seconds, then `"<appended>.<records>"` of 22 + 6 characters. */
+const LEGACY_DIGEST_CHARS = 22;
+const LEGACY_TIME_CHARS = 6;
 const DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 const DIGIT_VALUES = new Map([...DIGITS].map((digit, value) => [digit.charCodeAt(0), value]));
 
-/** The digest an event is remembered by: 132 bits of SHA-256, base64url. */
+/** The digest an event is remembered by: 72 bits of SHA-256, base64url. */
 export function eventDigest(body: IDataObject, rawBody: Buffer): string {
 	const hash = createHash('sha256');
 	const { id } = body;
@@ -48,67 +57,103 @@ export function eventDigest(body: IDataObject, rawBody: Buffer): string {
 	return hash.digest('base64url').slice(0, DIGEST_CHARS);
 }
 
-function encodeRecord(digest: string, seconds: number): string {
-	let time = '';
-	let rest = Math.max(0, Math.floor(seconds));
-	for (let index = 0; index < TIME_CHARS; index++) {
-		time = DIGITS[rest % 64] + time;
+/** `count` base64url digits of a whole number below 64 ** count. */
+function encodeDigits(value: number, count: number): string {
+	let text = '';
+	let rest = value;
+	for (let index = 0; index < count; index++) {
+		text = DIGITS[rest % 64] + text;
 		rest = Math.floor(rest / 64);
 	}
-	return digest + time;
+	return text;
 }
 
-/** The time of the record at `index`, or NaN where the text is not a record. */
-function recordSeconds(records: string, index: number): number {
-	let seconds = 0;
-	const start = index * RECORD_CHARS + DIGEST_CHARS;
-	for (let at = start; at < start + TIME_CHARS; at++) {
-		const value = DIGIT_VALUES.get(records.charCodeAt(at));
-		if (value === undefined) return NaN;
-		seconds = seconds * 64 + value;
+/** The number `count` base64url digits from `start` stand for, or NaN where they are not digits. */
+function decodeDigits(text: string, start: number, count: number): number {
+	let value = 0;
+	for (let at = start; at < start + count; at++) {
+		const digit = DIGIT_VALUES.get(text.charCodeAt(at));
+		if (digit === undefined) return NaN;
+		value = value * 64 + digit;
 	}
-	return seconds;
-}
-
-function recordDigest(records: string, index: number): string {
-	return records.slice(index * RECORD_CHARS, index * RECORD_CHARS + DIGEST_CHARS);
+	return value;
 }
 
 /** One origin's records as this process last saw them. */
 interface Segment {
 	appended: number;
+	base: number;
 	records: string;
+	/** Characters per record: RECORD_CHARS, or 28 in the format before this one. */
+	width: number;
 }
 
 function countOf(segment: Segment): number {
-	return segment.records.length / RECORD_CHARS;
+	return segment.records.length / segment.width;
 }
 
-/** `"<appended>.<records>"`, or undefined where the text is not in that form. */
+function recordDigest(segment: Segment, index: number): string {
+	const start = index * segment.width;
+	return segment.records.slice(start, start + DIGEST_CHARS);
+}
+
+/** The start time of the record at `index`, or NaN where the text is not a record. */
+function recordSeconds(segment: Segment, index: number): number {
+	const start = index * segment.width;
+	if (segment.width === RECORD_CHARS)
+		return segment.base + decodeDigits(segment.records, start + DIGEST_CHARS, OFFSET_CHARS);
+	return decodeDigits(segment.records, start + LEGACY_DIGEST_CHARS, LEGACY_TIME_CHARS);
+}
+
+function segmentText(segment: Segment): string {
+	return `${segment.appended}.${segment.base}.${segment.records}`;
+}
+
+/** `"<appended>.<base>.<records>"` (or the format before it), undefined where it is neither. */
 function parseSegment(value: unknown): Segment | undefined {
 	if (typeof value !== 'string') return undefined;
-	const dot = value.indexOf('.');
-	const appended = Number(value.slice(0, dot));
-	const records = value.slice(dot + 1);
-	if (dot < 1 || !Number.isSafeInteger(appended) || records.length % RECORD_CHARS !== 0)
-		return undefined;
-	return appended >= records.length / RECORD_CHARS ? { appended, records } : undefined;
+	const parts = value.split('.');
+	const appended = Number(parts[0]);
+	const segment =
+		parts.length === 3
+			? { appended, base: Number(parts[1]), records: parts[2], width: RECORD_CHARS }
+			: {
+					appended,
+					base: 0,
+					records: parts[1] ?? '',
+					width: LEGACY_DIGEST_CHARS + LEGACY_TIME_CHARS,
+				};
+	const valid =
+		parts.length <= 3 &&
+		parts[0] !== '' &&
+		Number.isSafeInteger(appended) &&
+		Number.isSafeInteger(segment.base) &&
+		segment.records.length % segment.width === 0 &&
+		appended >= countOf(segment);
+	return valid ? segment : undefined;
 }
 
-/** Every event in a stored value, digest → epoch seconds (also the format before origins). */
+/** Every event in a stored value, digest → epoch seconds (also the formats before this one). */
 export function readStoredEvents(stored: unknown): Map<string, number> {
 	const events = new Map<string, number>();
+	const add = (digest: string, seconds: number): void => {
+		if (!(events.get(digest)! >= seconds)) events.set(digest, seconds);
+	};
 	if (stored === null || typeof stored !== 'object' || Array.isArray(stored)) return events;
 	for (const [key, value] of Object.entries(stored as IDataObject)) {
-		if (typeof value === 'number' && Number.isFinite(value) && key.length === DIGEST_CHARS)
-			events.set(key, value);
+		if (typeof value === 'number' && Number.isFinite(value) && key.length === LEGACY_DIGEST_CHARS)
+			add(key.slice(0, DIGEST_CHARS), value);
 		const segment = parseSegment(value);
 		for (let index = 0; segment && index < countOf(segment); index++) {
-			const seconds = recordSeconds(segment.records, index);
-			if (!Number.isNaN(seconds)) events.set(recordDigest(segment.records, index), seconds);
+			const seconds = recordSeconds(segment, index);
+			if (!Number.isNaN(seconds)) add(recordDigest(segment, index), seconds);
 		}
 	}
 	return events;
+}
+
+function newOrigin(): string {
+	return randomBytes(9).toString('base64url');
 }
 
 interface Claim {
@@ -132,18 +177,13 @@ function newClaim(): Claim {
 
 /** One trigger node's events in this process. */
 class NodeEvents {
-	readonly origin = randomBytes(9).toString('base64url');
-	private readonly segments = new Map<string, Segment>([
-		[this.origin, { appended: 0, records: '' }],
-	]);
+	/** The origin this process adds to; a new one once it holds ORIGIN_RECORDS. */
+	origin = newOrigin();
+	private readonly segments = new Map<string, Segment>();
 	/** Every event of every segment (and some already trimmed from them), digest → seconds. */
 	private readonly index = new Map<string, number>();
 	private readonly inFlight = new Map<string, Claim>();
 	private total = 0;
-
-	private get own(): Segment {
-		return this.segments.get(this.origin)!;
-	}
 
 	private remember(digest: string, seconds: number): void {
 		const known = this.index.get(digest);
@@ -156,29 +196,37 @@ class NodeEvents {
 	 */
 	absorb(stored: unknown): void {
 		if (stored === null || typeof stored !== 'object' || Array.isArray(stored)) return;
-		const beforeOrigins: Array<[string, number]> = [];
+		const earlierFormats: Array<[string, number]> = [];
+		const takeIn = (digest: string, seconds: number): void => {
+			if (!(this.index.get(digest)! >= seconds)) earlierFormats.push([digest, seconds]);
+		};
 		for (const [key, value] of Object.entries(stored as IDataObject)) {
-			if (key === this.origin) continue;
 			if (typeof value === 'number') {
-				if (key.length === DIGEST_CHARS && Number.isFinite(value) && !this.index.has(key))
-					beforeOrigins.push([key, value]);
+				if (key.length === LEGACY_DIGEST_CHARS && Number.isFinite(value))
+					takeIn(key.slice(0, DIGEST_CHARS), value);
 				continue;
 			}
 			const segment = parseSegment(value);
+			if (segment?.width !== RECORD_CHARS) {
+				for (let index = 0; segment && index < countOf(segment); index++)
+					takeIn(recordDigest(segment, index), recordSeconds(segment, index));
+				continue;
+			}
 			const known = this.segments.get(key);
-			if (!segment || (known && known.appended >= segment.appended)) continue;
+			if (known && known.appended >= segment.appended) continue;
 			const count = countOf(segment);
 			const added = Math.min(count, segment.appended - (known?.appended ?? 0));
 			for (let index = count - added; index < count; index++) {
-				const seconds = recordSeconds(segment.records, index);
-				if (!Number.isNaN(seconds)) this.remember(recordDigest(segment.records, index), seconds);
+				const seconds = recordSeconds(segment, index);
+				if (!Number.isNaN(seconds)) this.remember(recordDigest(segment, index), seconds);
 			}
 			this.total += count - (known ? countOf(known) : 0);
 			this.segments.set(key, segment);
 		}
-		// Stored before origins existed: taken in as this origin's own, oldest first.
-		beforeOrigins.sort((a, b) => a[1] - b[1]);
-		for (const [digest, seconds] of beforeOrigins) this.append(digest, seconds);
+		// Stored in an earlier format: taken in as this process's own, oldest first.
+		earlierFormats.sort((a, b) => a[1] - b[1]);
+		for (const [digest, seconds] of earlierFormats)
+			if (!Number.isNaN(seconds)) this.append(digest, seconds);
 	}
 
 	/** Whether the stored value lacks records this process knows (a concurrent save dropped them). */
@@ -222,26 +270,33 @@ class NodeEvents {
 		claim.settle(started);
 	}
 
-	private append(digest: string, seconds: number): void {
-		const own = this.own;
+	/** Adds a record to this process's origin; a time before the origin's base is kept as the base. */
+	private append(digest: string, at: number): void {
+		const seconds = Math.max(0, Math.floor(at));
+		let own = this.segments.get(this.origin);
+		if (!own || countOf(own) >= ORIGIN_RECORDS || seconds - own.base > MAX_OFFSET) {
+			this.origin = newOrigin();
+			own = { appended: 0, base: seconds, records: '', width: RECORD_CHARS };
+		}
+		const offset = Math.max(0, seconds - own.base);
 		this.segments.set(this.origin, {
+			...own,
 			appended: own.appended + 1,
-			records: own.records + encodeRecord(digest, seconds),
+			records: own.records + digest + encodeDigits(offset, OFFSET_CHARS),
 		});
 		this.total += 1;
-		this.remember(digest, seconds);
+		this.remember(digest, own.base + offset);
 	}
 
 	/** Drops the first `count` records of a segment, and from the index those it holds for them. */
 	private dropOldest(origin: string, segment: Segment, count: number): void {
 		for (let index = 0; index < count; index++) {
-			const digest = recordDigest(segment.records, index);
-			if (this.index.get(digest) === recordSeconds(segment.records, index))
-				this.index.delete(digest);
+			const digest = recordDigest(segment, index);
+			if (this.index.get(digest) === recordSeconds(segment, index)) this.index.delete(digest);
 		}
-		const records = segment.records.slice(count * RECORD_CHARS);
+		const records = segment.records.slice(count * segment.width);
 		if (records === '' && origin !== this.origin) this.segments.delete(origin);
-		else this.segments.set(origin, { appended: segment.appended, records });
+		else this.segments.set(origin, { ...segment, records });
 		this.total -= count;
 	}
 
@@ -249,15 +304,14 @@ class NodeEvents {
 	private prune(since: number): void {
 		for (const [origin, segment] of this.segments) {
 			let expired = 0;
-			while (expired < countOf(segment) && !(recordSeconds(segment.records, expired) > since))
-				expired += 1;
+			while (expired < countOf(segment) && !(recordSeconds(segment, expired) > since)) expired += 1;
 			if (expired > 0) this.dropOldest(origin, segment, expired);
 		}
 		while (this.total > MAX_STARTED_EVENTS) {
 			let oldest: [string, Segment, number] | undefined;
 			for (const [origin, segment] of this.segments) {
 				if (countOf(segment) === 0) continue;
-				const seconds = recordSeconds(segment.records, 0);
+				const seconds = recordSeconds(segment, 0);
 				if (!oldest || seconds < oldest[2]) oldest = [origin, segment, seconds];
 			}
 			if (!oldest) break;
@@ -271,7 +325,7 @@ class NodeEvents {
 		this.index.clear();
 		for (const segment of this.segments.values())
 			for (let index = 0; index < countOf(segment); index++)
-				this.remember(recordDigest(segment.records, index), recordSeconds(segment.records, index));
+				this.remember(recordDigest(segment, index), recordSeconds(segment, index));
 	}
 
 	/** What to store: every origin's records started after `since`, at most about MAX_STARTED_EVENTS. */
@@ -279,7 +333,7 @@ class NodeEvents {
 		this.prune(since);
 		const value: IDataObject = {};
 		for (const [origin, segment] of this.segments) {
-			if (countOf(segment) > 0) value[origin] = `${segment.appended}.${segment.records}`;
+			if (countOf(segment) > 0) value[origin] = segmentText(segment);
 		}
 		return value;
 	}

@@ -12,7 +12,8 @@
  *   C. the minimal trigger; D. n8n's Webhook node.
  * Measured batches (BENCH_DELIVERIES distinct signed deliveries, 50 in flight) alternate
  * A B C D, A B C D, ... (BENCH_ROUNDS rounds) with lazy isolates
- * (N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true), then the same four restarted at n8n's defaults.
+ * (N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true), then at n8n's defaults; every instance is restarted
+ * (and warmed up) before the rounds of each setting, so it enters them in the same state.
  * For each batch: CPU seconds of n8n's process group (main + task runner: utime + stime from
  * /proc, at start and once every execution has finished), wall time, p99 answer time, peak RSS
  * of the group, executions per event (none missing, none doubled), /proc/loadavg before and after.
@@ -236,13 +237,13 @@ interface SettingFigures {
 async function runSetting(bench: Bench, setting: Setting): Promise<SettingFigures> {
 	const env = SETTINGS[setting];
 	progress(`${SETTING_LABELS[setting]}:`);
+	// Every n8n starts the rounds restarted, so that peak memory compares the rounds alone, not
+	// what B's process kept from the curve and the pre-fill (V8 returns freed memory lazily).
 	for (const start of STARTS) {
 		const instance = bench.instances[start]!;
-		if (JSON.stringify(instance.env) !== JSON.stringify(env)) {
-			progress(`  restarting the ${LABELS[start]} n8n with these settings ...`);
-			await instance.restart(env);
-			for (const url of bench.work[start]?.urls ?? []) await waitForWebhook(url);
-		}
+		progress(`  restarting the ${LABELS[start]} n8n with these settings ...`);
+		await instance.restart(env);
+		for (const url of bench.work[start]?.urls ?? []) await waitForWebhook(url);
 		await warmUp(instance, KIND[start]);
 	}
 	const remembered = bench.work.triggerFilled ? await checkRemembered(bench) : undefined;

@@ -1,5 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 
+const DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+
 import {
 	eventDigest,
 	forgetProcessMemory,
@@ -9,8 +11,10 @@ import {
 } from '../../../../nodes/PerformanceService/trigger/startedEvents.ts';
 
 const NOW = 1_763_900_000;
-/** Digests are 22 characters, as `eventDigest` makes them. */
-const [E1, E2, EXPIRED, O0] = ['e1', 'e2', 'expired', 'o0'].map((name) => name.padEnd(22, '-'));
+/** Digests are 12 characters, as `eventDigest` makes them. */
+const [E1, E2, EXPIRED, O0] = ['e1', 'e2', 'expired', 'o0'].map((name) => name.padEnd(12, '-'));
+/** What the formats before this one stored: 22 characters, of which a digest is the first 12. */
+const legacy = (digest: string): string => digest.padEnd(22, 'x');
 
 describe('event digest', () => {
 	it('is the id when there is one, whatever else the body holds', () => {
@@ -20,7 +24,7 @@ describe('event digest', () => {
 			Buffer.from('{ "id": "evt_1", "type": "a" }'),
 		);
 		expect(first).toBe(retry);
-		expect(first).toMatch(/^[A-Za-z0-9_-]{22}$/);
+		expect(first).toMatch(/^[A-Za-z0-9_-]{12}$/);
 		expect(eventDigest({ id: 'evt_2' }, Buffer.from('{}'))).not.toBe(first);
 		expect(eventDigest({ id: 7 }, Buffer.from('{}'))).toBe(
 			eventDigest({ id: '7' }, Buffer.from('[]')),
@@ -111,13 +115,25 @@ describe("one process's memory of a trigger node", () => {
 		expect(reader.storedLacksKnown(first)).toBe(true);
 	});
 
-	it('reads the format stored before origins (digest → seconds) and stores it in the new one', async () => {
+	it('reads the formats stored before this one and stores them in this one', async () => {
 		const events = nodeEvents('wf', 'node');
-		events.absorb({ [E1]: NOW, [EXPIRED]: NOW - 100_000, junk: 'x' });
+		// digest → seconds, before origins
+		events.absorb({ [legacy(E1)]: NOW, [legacy(EXPIRED)]: NOW - 100_000, junk: 'x' });
+		// "<appended>.<records>", 22 digest characters and 6 of seconds per record
+		const sixDigits = (seconds: number): string =>
+			[5, 4, 3, 2, 1, 0].map((power) => DIGITS[Math.floor(seconds / 64 ** power) % 64]).join('');
+		events.absorb({ old: `7.${legacy(E2)}${sixDigits(NOW + 1)}` });
 		expect(await events.claim(E1, NOW - 60)).toBeUndefined();
+		expect(await events.claim(E2, NOW - 60)).toBeUndefined();
 		const stored = events.stored(NOW - 60);
 		expect(Object.keys(stored)).toEqual([events.origin]);
-		expect([...readStoredEvents(stored)]).toEqual([[E1, NOW]]);
+		expect([...readStoredEvents(stored)]).toEqual([
+			[E1, NOW],
+			[E2, NOW + 1],
+		]);
+		// Read again (a process of the version before still writes them), they add nothing.
+		events.absorb({ [legacy(E1)]: NOW, old: `7.${legacy(E2)}${sixDigits(NOW + 1)}` });
+		expect(events.stored(NOW - 60)).toEqual(stored);
 	});
 
 	it(`stores at most ${MAX_STARTED_EVENTS} events inside the window, the oldest of any origin forgotten first`, async () => {
@@ -127,29 +143,56 @@ describe("one process's memory of a trigger node", () => {
 		await start(older, O0, NOW - 2000);
 		events.absorb(older.stored(NOW - 200_000));
 		for (let index = 0; index < MAX_STARTED_EVENTS; index++)
-			await start(events, `e${index}`.padEnd(22, '-'), NOW - 1000 + Math.floor(index / 10));
+			await start(events, `e${index}`.padEnd(12, '-'), NOW - 1000 + Math.floor(index / 10));
 		const stored = readStoredEvents(events.stored(NOW - 10_000));
 		expect(stored.size).toBe(MAX_STARTED_EVENTS);
 		expect(stored.has(EXPIRED)).toBe(false);
 		expect(stored.has(O0)).toBe(false);
-		expect(stored.has('e0'.padEnd(22, '-'))).toBe(true);
+		expect(stored.has('e0'.padEnd(12, '-'))).toBe(true);
 		expect(await events.claim(O0, NOW - 10_000)).toBeDefined();
-		expect(await events.claim(E1.padEnd(22, '-'), NOW - 10_000)).toBeUndefined();
+		expect(await events.claim(E1, NOW - 10_000)).toBeUndefined();
 	});
 
-	it('keeps every record it stores readable: 22 digest characters and 6 of seconds per event', async () => {
+	it("stores 15 characters per event: 12 of the digest, 3 of seconds after the origin's base", async () => {
 		const events = nodeEvents('wf', 'node');
-		await start(events, 'A'.repeat(22), NOW);
-		await start(events, 'B'.repeat(22), 2 ** 36 - 1);
+		await start(events, 'A'.repeat(12), NOW);
+		await start(events, 'B'.repeat(12), NOW + 64 ** 3 - 1);
 		const value = events.stored(NOW - 60)[events.origin] as string;
-		expect(value).toMatch(/^2\.([A-Za-z0-9_-]{28}){2}$/);
+		expect(value).toBe(`2.${NOW}.${'A'.repeat(12)}AAA${'B'.repeat(12)}___`);
 		expect([...readStoredEvents({ x: value })]).toEqual([
-			['A'.repeat(22), NOW],
-			['B'.repeat(22), 2 ** 36 - 1],
+			['A'.repeat(12), NOW],
+			['B'.repeat(12), NOW + 64 ** 3 - 1],
 		]);
-		expect(readStoredEvents({ x: '1.tooShort', y: ['a'], z: '5.' + 'A'.repeat(28) })).toEqual(
-			new Map([['A'.repeat(22), 0]]),
-		);
+		// A time the 3 digits cannot reach starts a new origin with its own base.
+		const first = events.origin;
+		await start(events, 'C'.repeat(12), NOW + 64 ** 3);
+		expect(events.origin).not.toBe(first);
+		expect(events.stored(NOW - 60)[events.origin]).toBe(`1.${NOW + 64 ** 3}.${'C'.repeat(12)}AAA`);
+		expect(
+			readStoredEvents({ x: '1.tooShort', y: ['a'], z: '5.7.' + 'A'.repeat(15), w: '1.2.3.4' }),
+		).toEqual(new Map([['A'.repeat(12), 7]]));
+	});
+
+	it('keeps every stored string small: a new origin every 500 events, read by another process as it grows', async () => {
+		const writer = nodeEvents('wf', 'writer');
+		const reader = nodeEvents('wf', 'reader');
+		for (let index = 0; index < 1_200; index++) {
+			await start(writer, `w${index}`.padEnd(12, '-'), NOW + index);
+			if (index % 300 === 0) reader.absorb(writer.stored(NOW - 60));
+		}
+		const stored = writer.stored(NOW - 60);
+		expect(Object.values(stored).map((value) => (value as string).split('.')[0])).toEqual([
+			'500',
+			'500',
+			'200',
+		]);
+		expect(
+			Math.max(...Object.values(stored).map((value) => (value as string).length)),
+		).toBeLessThan(500 * 15 + 30);
+		reader.absorb(stored);
+		expect(readStoredEvents(reader.stored(NOW - 60)).size).toBe(1_200);
+		for (const index of [0, 499, 500, 1_199])
+			expect(await reader.claim(`w${index}`.padEnd(12, '-'), NOW - 60)).toBeUndefined();
 	});
 });
 

@@ -12,7 +12,8 @@ import { freePort } from '../n8n/processes.mts';
 import { waitForWebhook } from '../n8n/webhooks.mts';
 import { SECRET } from './benchBatch.mts';
 import type { Workload } from './benchBatch.mts';
-import { installPackages, MINIMAL_TRIGGER } from './benchPackages.mts';
+import { installTarballs } from '../n8n/communityPackage.mts';
+import { MINIMAL_TRIGGER } from './benchPackages.mts';
 import { sqliteStore } from './executionStore.mts';
 import { listeningPid, processGroupOf } from './processTree.mts';
 
@@ -148,7 +149,7 @@ export class BenchInstance {
 	): Promise<BenchInstance> {
 		const instance = new BenchInstance(name, installDir);
 		try {
-			await installPackages(instance.userFolder, tarballs);
+			await installTarballs(instance.userFolder, tarballs);
 			instance.port = await freePort();
 			await instance.boot(env);
 			const client = await N8nClient.setupOwner(instance.origin, OWNER);

@@ -1,9 +1,8 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { packPackage } from '../n8n/communityPackage.mts';
 import { runNpm } from '../n8n/install.mts';
-import { runCommand } from '../n8n/processes.mts';
 
 /**
  * The community packages the n8n benchmarks install: this package (the working tree, or another
@@ -13,17 +12,6 @@ import { runCommand } from '../n8n/processes.mts';
 
 export const MINIMAL_PACKAGE = 'n8n-nodes-bench-minimal-trigger';
 export const MINIMAL_TRIGGER = `${MINIMAL_PACKAGE}.minimalTrigger`;
-
-interface Manifest {
-	name: string;
-	version: string;
-	dependencies?: Record<string, string>;
-	devDependencies?: Record<string, string>;
-	peerDependencies?: Record<string, string>;
-	optionalDependencies?: Record<string, string>;
-}
-
-const readManifest = (file: string): Manifest => JSON.parse(readFileSync(file, 'utf8')) as Manifest;
 
 /**
  * The tarball to install: `source` a .tgz (used as is), a package folder (built; packed here), or
@@ -98,46 +86,4 @@ export async function minimalTriggerTarball(scratch: string): Promise<string> {
 	);
 	writeFileSync(path.join(nodeDir, 'MinimalTrigger.node.js'), MINIMAL_NODE_SOURCE);
 	return await packageTarball(dir, scratch);
-}
-
-/**
- * Installs tarballs into `<userFolder>/.n8n/nodes` as test/support/n8n/communityPackage.mts installs
- * this package (as n8n's community-package install does): unpack into node_modules/<name>, drop
- * dev/peer/optional dependencies, `npm install` inside it with n8n's flags, and list every
- * package in the folder's package.json.
- */
-export async function installPackages(userFolder: string, tarballs: string[]): Promise<void> {
-	const nodesDir = path.join(userFolder, '.n8n', 'nodes');
-	const dependencies: Record<string, string> = {};
-	for (const tarball of tarballs) {
-		const unpacked = path.join(nodesDir, 'node_modules', `.unpack-${path.basename(tarball)}`);
-		rmSync(unpacked, { recursive: true, force: true });
-		mkdirSync(unpacked, { recursive: true });
-		await runCommand('tar', ['-xzf', tarball, '-C', unpacked, '--strip-components=1']);
-		const manifestPath = path.join(unpacked, 'package.json');
-		const manifest = readManifest(manifestPath);
-		const packageDir = path.join(nodesDir, 'node_modules', manifest.name);
-		rmSync(packageDir, { recursive: true, force: true });
-		await runCommand('mv', [unpacked, packageDir]);
-		for (const kind of ['devDependencies', 'peerDependencies', 'optionalDependencies'] as const)
-			delete manifest[kind];
-		writeFileSync(path.join(packageDir, 'package.json'), JSON.stringify(manifest, null, 2));
-		await runNpm(
-			[
-				'install',
-				'--audit=false',
-				'--fund=false',
-				'--bin-links=false',
-				'--install-strategy=shallow',
-				'--ignore-scripts=true',
-				'--package-lock=false',
-			],
-			packageDir,
-		);
-		dependencies[manifest.name] = manifest.version;
-	}
-	writeFileSync(
-		path.join(nodesDir, 'package.json'),
-		JSON.stringify({ name: 'installed-nodes', private: true, dependencies }, null, 2),
-	);
 }

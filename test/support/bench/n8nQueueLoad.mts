@@ -34,7 +34,8 @@ import { IN_FLIGHT, measureBatch, newEvents, sendAndCount } from './benchBatch.m
 import type { BatchFigures, Workload } from './benchBatch.mts';
 import { createBenchCredential, publishBenchWorkflow, TRIGGER_VERSION } from './benchInstances.mts';
 import type { StartKind } from './benchInstances.mts';
-import { installPackages, minimalTriggerTarball, packageTarball } from './benchPackages.mts';
+import { installTarballs } from '../n8n/communityPackage.mts';
+import { minimalTriggerTarball, packageTarball } from './benchPackages.mts';
 import {
 	executionsCell,
 	loadCell,
@@ -103,7 +104,7 @@ async function startCluster(installDir: string, tarballs: string[]): Promise<Clu
 	for (const settledStart of settledStarts)
 		if (settledStart.status === 'fulfilled') stops.push(() => settledStart.value.stop());
 	const [postgres, redis] = (await Promise.all(starting)) as [Postgres, Redis];
-	await installPackages(userFolder, tarballs);
+	await installTarballs(userFolder, tarballs);
 	const shared = {
 		installDir,
 		userFolder,

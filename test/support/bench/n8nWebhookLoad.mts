@@ -12,8 +12,10 @@
  *   C. the minimal trigger; D. n8n's Webhook node.
  * Measured batches (BENCH_DELIVERIES distinct signed deliveries, 50 in flight) alternate
  * A B C D, A B C D, ... (BENCH_ROUNDS rounds) with lazy isolates
- * (N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true), then at n8n's defaults; every instance is restarted
- * (and warmed up) before the rounds of each setting, so it enters them in the same state.
+ * (N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true), then at n8n's defaults. Before the rounds, A, C and D
+ * take as many unmeasured deliveries as B's pre-fill (the same history: executions in their
+ * databases), and every instance is restarted (and warmed up) before the rounds of each setting,
+ * so that all enter them in the same state.
  * For each batch: CPU seconds of n8n's process group (main + task runner: utime + stime from
  * /proc, at start and once every execution has finished), wall time, p99 answer time, peak RSS
  * of the group, executions per event (none missing, none doubled), /proc/loadavg before and after.
@@ -183,6 +185,25 @@ async function checkRemembered(bench: Bench): Promise<RememberedCheck> {
 		newExecutions: figures.newExecutions,
 		staticDataBytes: await work.store.staticDataBytes(work.workflowId),
 	};
+}
+
+/**
+ * Sends each other n8n as many unmeasured deliveries as B's has taken (to a throw-away workflow
+ * of its start), so that every n8n enters the rounds with at least B's history: as many
+ * executions in its database. The rounds then compare what the start nodes cost, not how much
+ * each n8n had done before.
+ */
+async function sameHistory(bench: Bench): Promise<Partial<Record<Start, number>>> {
+	const count = bench.filledEvents.length;
+	const sent: Partial<Record<Start, number>> = { triggerFilled: count };
+	for (const start of STARTS) {
+		const instance = bench.instances[start];
+		if (start === 'triggerFilled' || !instance || count === 0) continue;
+		progress(`The same history for the ${LABELS[start]} n8n: ${count} deliveries ...`);
+		await sendAndCount(await instance.workload(KIND[start]), newEvents(count));
+		sent[start] = count;
+	}
+	return sent;
 }
 
 /** Unmeasured deliveries to a throw-away workflow of the same start, so each instance is warm. */
@@ -491,6 +512,12 @@ async function main(): Promise<void> {
 		if (settings.length > 0 && bench.filledEvents.length < PREFILL) {
 			progress(`Pre-filling the trigger to ${PREFILL} events ...`);
 			result.prefill = await fill(bench, PREFILL - bench.filledEvents.length);
+		}
+		if (settings.length > 0) {
+			result.history = await sameHistory(bench);
+			report.push(
+				`Before the rounds every n8n took ${bench.filledEvents.length} unmeasured deliveries (the trigger, pre-filled: its pre-fill; the others: to a workflow of their own), so all have the same history.`,
+			);
 		}
 		const perSetting: Record<string, unknown> = {};
 		for (const setting of settings) {

@@ -11,10 +11,8 @@ import { ensureN8nInstalled } from '../support/n8n/install.mts';
 import { startN8n } from '../support/n8n/instance.mts';
 import type { N8nInstance, N8nOptions } from '../support/n8n/instance.mts';
 import { startPostgres } from '../support/n8n/postgres.mts';
-import type { Postgres } from '../support/n8n/postgres.mts';
-import { freePort } from '../support/n8n/processes.mts';
+import { queueProcesses } from '../support/n8n/queueProcesses.mts';
 import { startRedis } from '../support/n8n/redis.mts';
-import type { Redis } from '../support/n8n/redis.mts';
 import { createSandboxCredentials, DEMO_OWNER } from '../support/n8n/stack.mts';
 
 /**
@@ -74,36 +72,20 @@ export async function startQueueCluster(): Promise<QueueCluster> {
 		const [postgres, redis, sandbox] = await Promise.all(starting);
 		await installCommunityPackage(userFolder);
 
-		const shared = sharedOptions(installDir, userFolder, postgres, redis);
-		const main = await startN8n({ ...shared, port: await freePort(), logName: 'main.log' });
+		const processes = await queueProcesses({
+			installDir,
+			userFolder,
+			postgres,
+			redis,
+			webhooks: WEBHOOK_PROCESSES,
+		});
+		const main = await startN8n(processes.main);
 		cleanup.add(() => main.stop());
 		const client = await N8nClient.setupOwner(main.origin, DEMO_OWNER);
 		const credentialIds = await createSandboxCredentials(client, sandbox);
 
-		const workerHealthPort = await freePort();
-		const workerOptions: N8nOptions = {
-			...shared,
-			command: 'worker',
-			port: await freePort(),
-			logName: 'worker.log',
-			env: {
-				...shared.env,
-				QUEUE_HEALTH_CHECK_ACTIVE: 'true',
-				QUEUE_HEALTH_CHECK_PORT: String(workerHealthPort),
-				N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
-			},
-			readinessUrl: `http://127.0.0.1:${workerHealthPort}/healthz/readiness`,
-		};
-		const webhookOptions: N8nOptions[] = [];
-		for (let index = 0; index < WEBHOOK_PROCESSES; index++) {
-			webhookOptions.push({
-				...shared,
-				command: 'webhook',
-				port: await freePort(),
-				logName: `webhook-${index + 1}.log`,
-			});
-		}
-		const [worker, ...webhooks] = await startAll(cleanup, [workerOptions, ...webhookOptions]);
+		const webhookOptions = processes.webhooks;
+		const [worker, ...webhooks] = await startAll(cleanup, [processes.worker, ...webhookOptions]);
 		const restartWebhooks = async (): Promise<void> => {
 			await Promise.all(webhooks.map((instance) => instance.stop()));
 			const restarted = await startAll(cleanup, webhookOptions);
@@ -133,24 +115,4 @@ async function startAll(cleanup: Cleanup, options: N8nOptions[]): Promise<N8nIns
 	);
 	await Promise.allSettled(starting);
 	return await Promise.all(starting);
-}
-
-function sharedOptions(
-	installDir: string,
-	userFolder: string,
-	postgres: Postgres,
-	redis: Redis,
-): Omit<N8nOptions, 'port'> & { env: Record<string, string> } {
-	return {
-		installDir,
-		userFolder,
-		encryptionKey: `queue-${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}`,
-		env: {
-			...postgres.n8nEnv,
-			...redis.n8nEnv,
-			EXECUTIONS_MODE: 'queue',
-			OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true',
-			N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
-		},
-	};
 }

@@ -26,8 +26,8 @@ import type { N8nInstance, N8nOptions } from '../n8n/instance.mts';
 import { ARTIFACTS_DIR } from '../n8n/paths.mts';
 import { startPostgres } from '../n8n/postgres.mts';
 import type { Postgres } from '../n8n/postgres.mts';
-import { freePort } from '../n8n/processes.mts';
 import { progress } from '../n8n/progress.mts';
+import { queueProcesses } from '../n8n/queueProcesses.mts';
 import { startRedis } from '../n8n/redis.mts';
 import type { Redis } from '../n8n/redis.mts';
 import { IN_FLIGHT, measureBatch, newEvents, sendAndCount } from './benchBatch.mts';
@@ -105,60 +105,32 @@ async function startCluster(installDir: string, tarballs: string[]): Promise<Clu
 		if (settledStart.status === 'fulfilled') stops.push(() => settledStart.value.stop());
 	const [postgres, redis] = (await Promise.all(starting)) as [Postgres, Redis];
 	await installTarballs(userFolder, tarballs);
-	const shared = {
+	const processes = await queueProcesses({
 		installDir,
 		userFolder,
-		encryptionKey: `queue-${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}`,
-		env: {
-			...postgres.n8nEnv,
-			...redis.n8nEnv,
-			...N8N_ENV,
-			EXECUTIONS_MODE: 'queue',
-			OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true',
-			N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
-		},
-	};
+		postgres,
+		redis,
+		webhooks: WEBHOOK_PROCESSES,
+		env: N8N_ENV,
+	});
 	const start = async (options: N8nOptions): Promise<N8nInstance> => {
 		const instance = await startN8n(options);
 		stops.push(() => instance.stop());
 		return instance;
 	};
-	const mainPort = await freePort();
-	const main = await start({ ...shared, port: mainPort, logName: 'main.log' });
+	const main = await start(processes.main);
 	const client = await N8nClient.setupOwner(main.origin, OWNER);
 	const credentialId = await createBenchCredential(client);
-	const healthPort = await freePort();
-	const worker = await start({
-		...shared,
-		command: 'worker',
-		port: await freePort(),
-		logName: 'worker.log',
-		env: {
-			...shared.env,
-			QUEUE_HEALTH_CHECK_ACTIVE: 'true',
-			QUEUE_HEALTH_CHECK_PORT: String(healthPort),
-			N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
-		},
-		readinessUrl: `http://127.0.0.1:${healthPort}/healthz/readiness`,
-	});
+	const worker = await start(processes.worker);
 	const webhooks: N8nInstance[] = [];
-	for (let index = 0; index < WEBHOOK_PROCESSES; index++) {
-		webhooks.push(
-			await start({
-				...shared,
-				command: 'webhook',
-				port: await freePort(),
-				logName: `webhook-${index + 1}.log`,
-			}),
-		);
-	}
+	for (const options of processes.webhooks) webhooks.push(await start(options));
 	const store = await postgresStore(installDir, postgres.n8nEnv);
 	stops.push(() => store.close());
 	return {
 		main,
 		worker,
 		webhooks,
-		ports: [mainPort, healthPort, ...webhooks.map((instance) => instance.port)],
+		ports: [main.port, processes.workerHealthPort, ...webhooks.map((instance) => instance.port)],
 		client,
 		credentialId,
 		store,

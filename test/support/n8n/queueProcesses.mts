@@ -1,0 +1,71 @@
+import type { N8nOptions } from './instance.mts';
+import type { Postgres } from './postgres.mts';
+import { freePort } from './processes.mts';
+import type { Redis } from './redis.mts';
+
+/**
+ * The processes of one n8n 2.x queue-mode installation on one machine: one main, one worker (with
+ * its health check on, as n8n's readiness probe for a worker) and `webhooks` `n8n webhook`
+ * processes, all on one user folder, one encryption key, Postgres and Redis. Used by the
+ * queue-mode suite (test/e2e-queue) and the queue-mode benchmark.
+ */
+export interface QueueProcesses {
+	main: N8nOptions;
+	worker: N8nOptions;
+	/** The worker's health-check port (the port its process listens on). */
+	workerHealthPort: number;
+	webhooks: N8nOptions[];
+}
+
+export async function queueProcesses(options: {
+	installDir: string;
+	userFolder: string;
+	postgres: Postgres;
+	redis: Redis;
+	webhooks: number;
+	/** n8n settings for every process (e.g. lazy isolates). */
+	env?: Record<string, string>;
+}): Promise<QueueProcesses> {
+	const env = {
+		...options.postgres.n8nEnv,
+		...options.redis.n8nEnv,
+		...options.env,
+		EXECUTIONS_MODE: 'queue',
+		OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true',
+		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
+	};
+	const shared = {
+		installDir: options.installDir,
+		userFolder: options.userFolder,
+		encryptionKey: `queue-${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}`,
+		env,
+	};
+	const workerHealthPort = await freePort();
+	const webhooks: N8nOptions[] = [];
+	for (let index = 0; index < options.webhooks; index++) {
+		webhooks.push({
+			...shared,
+			command: 'webhook',
+			port: await freePort(),
+			logName: `webhook-${index + 1}.log`,
+		});
+	}
+	return {
+		main: { ...shared, port: await freePort(), logName: 'main.log' },
+		worker: {
+			...shared,
+			command: 'worker',
+			port: await freePort(),
+			logName: 'worker.log',
+			env: {
+				...env,
+				QUEUE_HEALTH_CHECK_ACTIVE: 'true',
+				QUEUE_HEALTH_CHECK_PORT: String(workerHealthPort),
+				N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
+			},
+			readinessUrl: `http://127.0.0.1:${workerHealthPort}/healthz/readiness`,
+		},
+		workerHealthPort,
+		webhooks,
+	};
+}

@@ -4,7 +4,9 @@
  * sharing a user folder with this package and the benchmark's minimal trigger installed (as in
  * test/e2e-queue/cluster.mts). Deliveries go round-robin to the two webhook processes.
  *
- * After BENCH_PREFILL (5,000) distinct signed deliveries to one trigger workflow, rounds
+ * After BENCH_PREFILL (5,000) distinct signed deliveries to one trigger workflow (then 30 of them
+ * spread over the pre-fill and its last 20 sent again to both webhook processes: new executions
+ * there are events started twice), rounds
  * (BENCH_ROUNDS, 2) alternate three measured batches of BENCH_DELIVERIES (500), 50 in flight:
  * the trigger fresh (a new workflow each round), the trigger pre-filled, the minimal trigger.
  * For each: CPU seconds of every n8n process (main, worker, both webhook processes, their task
@@ -31,7 +33,7 @@ import { queueProcesses } from '../n8n/queueProcesses.mts';
 import { startRedis } from '../n8n/redis.mts';
 import type { Redis } from '../n8n/redis.mts';
 import { IN_FLIGHT, measureBatch, newEvents, sendAndCount } from './benchBatch.mts';
-import type { BatchFigures, Workload } from './benchBatch.mts';
+import type { BatchFigures, Event, SendFigures, Workload } from './benchBatch.mts';
 import { createBenchCredential, publishBenchWorkflow, TRIGGER_VERSION } from './benchInstances.mts';
 import type { StartKind } from './benchInstances.mts';
 import { installTarballs } from '../n8n/communityPackage.mts';
@@ -70,6 +72,25 @@ const OWNER = {
 	lastName: 'Owner',
 	password: 'Bench-Owner-1',
 };
+
+/** Pre-fill events sent again spread over it, and the last ones sent again. */
+const SPREAD = 30;
+const TAIL = 20;
+
+/** SPREAD events evenly spread over `events`, the first and the last among them. */
+function spreadOver(events: Event[]): Event[] {
+	const step = (events.length - 1) / Math.max(1, SPREAD - 1);
+	const indexes = new Set(Array.from({ length: SPREAD }, (_unused, k) => Math.round(k * step)));
+	return [...indexes].map((index) => events[index]);
+}
+
+/**
+ * Each event twice in a row: deliveries go round-robin to the two webhook processes, so each
+ * event also reaches the process that did not take it the first time.
+ */
+function toBothProcesses(events: Event[]): Event[] {
+	return events.flatMap((event) => [event, event]);
+}
 
 type Start = 'triggerFresh' | 'triggerFilled' | 'minimal';
 const STARTS: Start[] = ['triggerFresh', 'triggerFilled', 'minimal'];
@@ -195,23 +216,20 @@ async function main(): Promise<void> {
 		progress(`Pre-filling the trigger with ${PREFILL} deliveries ...`);
 		const prefillEvents = newEvents(PREFILL);
 		const prefill = await sendAndCount(filled, prefillEvents);
-		const check = await sendAndCount(
-			filled,
-			prefillEvents
-				.slice(DELIVERIES)
-				.filter(
-					(_event, index) => index % Math.max(1, Math.floor((PREFILL - DELIVERIES) / 50)) === 0,
-				),
-		);
+		// The last first: any delivery of the spread would make each process save what it knows.
+		const tailCheck = await sendAndCount(filled, toBothProcesses(prefillEvents.slice(-TAIL)));
+		const spreadCheck = await sendAndCount(filled, toBothProcesses(spreadOver(prefillEvents)));
+		const resent = (check: SendFigures): Record<string, number> => ({
+			sent: Object.values(check.answers).reduce((sum, count) => sum + count, 0),
+			duplicateAnswers: check.duplicateAnswers,
+			newExecutions: check.newExecutions,
+		});
 		result.prefill = {
 			answers: prefill.answers,
 			counts: prefill.counts,
 			staticDataBytes: await cluster.store.staticDataBytes(filled.workflowId),
-			resentCheck: {
-				resent: Object.values(check.answers).reduce((sum, count) => sum + count, 0),
-				duplicateAnswers: check.duplicateAnswers,
-				newExecutions: check.newExecutions,
-			},
+			resentSpread: resent(spreadCheck),
+			resentTail: resent(tailCheck),
 		};
 		progress(`  ${JSON.stringify(result.prefill)}`);
 		const rounds = Object.fromEntries(STARTS.map((start) => [start, []])) as unknown as Record<
@@ -275,7 +293,7 @@ async function main(): Promise<void> {
 				]),
 			),
 			'',
-			`Pre-filled: ${PREFILL} deliveries before the rounds (${prefill.counts.executions} executions, ${prefill.counts.missing} missing, ${prefill.counts.doubled} doubled); a sample of them resent then: ${check.duplicateAnswers} duplicate answers, ${check.newExecutions} new executions.`,
+			`Pre-filled: ${PREFILL} deliveries before the rounds (${prefill.counts.executions} executions, ${prefill.counts.missing} missing, ${prefill.counts.doubled} doubled); then ${SPREAD} of them spread over the pre-fill, each sent to both webhook processes: ${spreadCheck.duplicateAnswers} duplicate answers, ${spreadCheck.newExecutions} new executions; its last ${TAIL}, each sent to both: ${tailCheck.duplicateAnswers} duplicate answers, ${tailCheck.newExecutions} new executions.`,
 			'',
 			table(
 				['ratio (per round)', 'CPU', 'peak RSS'],

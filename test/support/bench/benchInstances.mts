@@ -13,7 +13,7 @@ import { waitForWebhook } from '../n8n/webhooks.mts';
 import { SECRET } from './benchBatch.mts';
 import type { Workload } from './benchBatch.mts';
 import { installTarballs } from '../n8n/communityPackage.mts';
-import { MINIMAL_TRIGGER } from './benchPackages.mts';
+import { MINIMAL_TRIGGER, MINIMAL_WITH_CREDENTIAL } from './benchPackages.mts';
 import { sqliteStore } from './executionStore.mts';
 import { listeningPid, processGroupOf } from './processTree.mts';
 
@@ -55,6 +55,10 @@ function startNode(kind: StartKind, webhookId: string, credentialId?: string): W
 				position,
 				webhookId,
 				parameters: {},
+				credentials:
+					MINIMAL_WITH_CREDENTIAL && credentialId
+						? { performanceServiceApi: { id: credentialId, name: 'Bench account' } }
+						: undefined,
 			};
 		case 'webhookNode':
 			return {

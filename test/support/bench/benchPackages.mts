@@ -29,6 +29,13 @@ export async function packageTarball(source: string | undefined, scratch: string
 	return path.join(scratch, name);
 }
 
+/**
+ * With BENCH_MINIMAL_CREDENTIAL=1 the minimal trigger also takes this package's credential (and
+ * never reads it): n8n's floor for a trigger with a credential, which n8n checks for every
+ * execution (`CredentialsPermissionChecker.check` in `WorkflowRunner.run`).
+ */
+export const MINIMAL_WITH_CREDENTIAL = process.env.BENCH_MINIMAL_CREDENTIAL === '1';
+
 /** A trigger whose webhook() only hands n8n the body: the same webhook shape as the Performance Service Trigger. */
 const MINIMAL_NODE_SOURCE = `'use strict';
 Object.defineProperty(exports, '__esModule', { value: true });
@@ -48,7 +55,7 @@ class MinimalTrigger {
 			webhooks: [
 				{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', responseData: '', path: 'webhook' },
 			],
-			properties: [],
+			properties: [],${MINIMAL_WITH_CREDENTIAL ? "\n\t\t\tcredentials: [{ name: 'performanceServiceApi', required: true }]," : ''}
 		};
 	}
 	async webhook() {

@@ -34,7 +34,9 @@
  * and setting), BENCH_CRASH_DELIVERIES (300), BENCH_CRASH_SETTINGS (lazy), BENCH_PACKAGE_DIR (the
  * package to measure: a built package folder, e.g. a worktree of an older commit, or a .tgz;
  * default this working tree), BENCH_N8N_ENV (JSON of n8n settings added to both settings),
- * BENCH_TRIGGER_VERSION (1.1), BENCH_OUTPUT (bench-n8n.json in test-artifacts/).
+ * BENCH_TRIGGER_VERSION (1.1), BENCH_MINIMAL_CREDENTIAL=1 (the minimal trigger also takes a
+ * credential it never reads: n8n's floor for a trigger with one), BENCH_OUTPUT (bench-n8n.json in
+ * test-artifacts/).
  *
  * Prints tables and writes the figures as JSON. A benchmark, not a test: it fails only when it
  * cannot measure. Needs a built package (`npm run bench:n8n` builds this working tree).
@@ -51,7 +53,11 @@ import { IN_FLIGHT, measureBatch, newEvents, sendAndCount } from './benchBatch.m
 import type { BatchFigures, Event, SendFigures, Workload } from './benchBatch.mts';
 import { BenchInstance, TRIGGER_VERSION } from './benchInstances.mts';
 import type { StartKind } from './benchInstances.mts';
-import { minimalTriggerTarball, packageTarball } from './benchPackages.mts';
+import {
+	MINIMAL_WITH_CREDENTIAL,
+	minimalTriggerTarball,
+	packageTarball,
+} from './benchPackages.mts';
 import {
 	executionsCell,
 	loadCell,
@@ -105,7 +111,7 @@ const KIND: Record<Start, StartKind> = {
 const LABELS: Record<Start, string> = {
 	triggerFresh: 'trigger, fresh',
 	triggerFilled: 'trigger, pre-filled',
-	minimal: 'minimal trigger',
+	minimal: MINIMAL_WITH_CREDENTIAL ? 'minimal trigger (with a credential)' : 'minimal trigger',
 	webhookNode: 'Webhook node',
 };
 
@@ -540,7 +546,7 @@ async function main(): Promise<void> {
 	const file = path.join(ARTIFACTS_DIR, OUTPUT);
 	writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
 	process.stdout.write(
-		`\nPackage: ${JSON.stringify(result.package)}, trigger version ${TRIGGER_VERSION}, n8n settings added: ${JSON.stringify(EXTRA_ENV)}\n\n${report.join('\n\n')}\n\nWhole run: ${seconds(result.wallSeconds as number)}; load ${loadAtStart.join(' ')} → ${(result.loadAtEnd as number[]).join(' ')}\nFigures: ${file}\n`,
+		`\nPackage: ${JSON.stringify(result.package)}, trigger version ${TRIGGER_VERSION}${MINIMAL_WITH_CREDENTIAL ? ', minimal trigger with a credential' : ''}, n8n settings added: ${JSON.stringify(EXTRA_ENV)}\n\n${report.join('\n\n')}\n\nWhole run: ${seconds(result.wallSeconds as number)}; load ${loadAtStart.join(' ')} → ${(result.loadAtEnd as number[]).join(' ')}\nFigures: ${file}\n`,
 	);
 }
 

@@ -34,8 +34,6 @@ export interface QueueCluster {
 	stop(): Promise<void>;
 }
 
-const WEBHOOK_PROCESSES = 2;
-
 /** Stops what was started, newest first; keeps going when one fails. */
 class Cleanup {
 	private readonly steps: Array<() => Promise<void>> = [];
@@ -72,13 +70,7 @@ export async function startQueueCluster(): Promise<QueueCluster> {
 		const [postgres, redis, sandbox] = await Promise.all(starting);
 		await installCommunityPackage(userFolder);
 
-		const processes = await queueProcesses({
-			installDir,
-			userFolder,
-			postgres,
-			redis,
-			webhooks: WEBHOOK_PROCESSES,
-		});
+		const processes = await queueProcesses({ installDir, userFolder, postgres, redis });
 		const main = await startN8n(processes.main);
 		cleanup.add(() => main.stop());
 		const client = await N8nClient.setupOwner(main.origin, DEMO_OWNER);

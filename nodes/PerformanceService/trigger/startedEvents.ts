@@ -133,20 +133,23 @@ function parseSegment(value: unknown): Segment | undefined {
 	return valid ? segment : undefined;
 }
 
+/** Keeps `seconds` for `digest` unless `times` already holds a later or equal time for it. */
+function keepLatest(times: Map<string, number>, digest: string, seconds: number): void {
+	const known = times.get(digest);
+	if (known === undefined || known < seconds) times.set(digest, seconds);
+}
+
 /** Every event in a stored value, digest → epoch seconds (also the formats before this one). */
 export function readStoredEvents(stored: unknown): Map<string, number> {
 	const events = new Map<string, number>();
-	const add = (digest: string, seconds: number): void => {
-		if (!(events.get(digest)! >= seconds)) events.set(digest, seconds);
-	};
 	if (stored === null || typeof stored !== 'object' || Array.isArray(stored)) return events;
 	for (const [key, value] of Object.entries(stored as IDataObject)) {
 		if (typeof value === 'number' && Number.isFinite(value) && key.length === LEGACY_DIGEST_CHARS)
-			add(key.slice(0, DIGEST_CHARS), value);
+			keepLatest(events, key.slice(0, DIGEST_CHARS), value);
 		const segment = parseSegment(value);
 		for (let index = 0; segment && index < countOf(segment); index++) {
 			const seconds = recordSeconds(segment, index);
-			if (!Number.isNaN(seconds)) add(recordDigest(segment, index), seconds);
+			if (!Number.isNaN(seconds)) keepLatest(events, recordDigest(segment, index), seconds);
 		}
 	}
 	return events;
@@ -186,8 +189,7 @@ class NodeEvents {
 	private total = 0;
 
 	private remember(digest: string, seconds: number): void {
-		const known = this.index.get(digest);
-		if (known === undefined || known < seconds) this.index.set(digest, seconds);
+		keepLatest(this.index, digest, seconds);
 	}
 
 	/**
@@ -198,6 +200,7 @@ class NodeEvents {
 		if (stored === null || typeof stored !== 'object' || Array.isArray(stored)) return;
 		const earlierFormats: Array<[string, number]> = [];
 		const takeIn = (digest: string, seconds: number): void => {
+			if (Number.isNaN(seconds)) return;
 			if (!(this.index.get(digest)! >= seconds)) earlierFormats.push([digest, seconds]);
 		};
 		for (const [key, value] of Object.entries(stored as IDataObject)) {
@@ -225,8 +228,7 @@ class NodeEvents {
 		}
 		// Stored in an earlier format: taken in as this process's own, oldest first.
 		earlierFormats.sort((a, b) => a[1] - b[1]);
-		for (const [digest, seconds] of earlierFormats)
-			if (!Number.isNaN(seconds)) this.append(digest, seconds);
+		for (const [digest, seconds] of earlierFormats) this.append(digest, seconds);
 	}
 
 	/** Whether the stored value lacks records this process knows (a concurrent save dropped them). */

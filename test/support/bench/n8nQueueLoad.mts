@@ -29,7 +29,7 @@ import { ARTIFACTS_DIR } from '../n8n/paths.mts';
 import { startPostgres } from '../n8n/postgres.mts';
 import type { Postgres } from '../n8n/postgres.mts';
 import { progress } from '../n8n/progress.mts';
-import { queueProcesses } from '../n8n/queueProcesses.mts';
+import { QUEUE_WEBHOOK_PROCESSES, queueProcesses } from '../n8n/queueProcesses.mts';
 import { startRedis } from '../n8n/redis.mts';
 import type { Redis } from '../n8n/redis.mts';
 import { IN_FLIGHT, measureBatch, newEvents, sendAndCount } from './benchBatch.mts';
@@ -65,7 +65,6 @@ const N8N_ENV: Record<string, string> = {
 	...(JSON.parse(process.env.BENCH_N8N_ENV ?? '{}') as Record<string, string>),
 	...(DEFAULTS ? {} : { N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true' }),
 };
-const WEBHOOK_PROCESSES = 2;
 const OWNER = {
 	email: 'bench@example.com',
 	firstName: 'Bench',
@@ -131,7 +130,6 @@ async function startCluster(installDir: string, tarballs: string[]): Promise<Clu
 		userFolder,
 		postgres,
 		redis,
-		webhooks: WEBHOOK_PROCESSES,
 		env: N8N_ENV,
 	});
 	const start = async (options: N8nOptions): Promise<N8nInstance> => {
@@ -192,7 +190,7 @@ async function main(): Promise<void> {
 		package: packageSource(PACKAGE_DIR),
 		triggerVersion: TRIGGER_VERSION,
 		n8nEnv: N8N_ENV,
-		mode: `queue: main, worker, ${WEBHOOK_PROCESSES} webhook processes, Postgres, Redis`,
+		mode: `queue: main, worker, ${QUEUE_WEBHOOK_PROCESSES} webhook processes, Postgres, Redis`,
 		deliveries: DELIVERIES,
 		inFlight: IN_FLIGHT,
 		rounds: ROUNDS,

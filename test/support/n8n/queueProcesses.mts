@@ -3,10 +3,13 @@ import type { Postgres } from './postgres.mts';
 import { freePort } from './processes.mts';
 import type { Redis } from './redis.mts';
 
+/** `n8n webhook` processes of the queue-mode suite and the queue benchmark. */
+export const QUEUE_WEBHOOK_PROCESSES = 2;
+
 /**
  * The processes of one n8n 2.x queue-mode installation on one machine: one main, one worker (with
- * its health check on, as n8n's readiness probe for a worker) and `webhooks` `n8n webhook`
- * processes, all on one user folder, one encryption key, Postgres and Redis. Used by the
+ * its health check on, as n8n's readiness probe for a worker) and QUEUE_WEBHOOK_PROCESSES
+ * `n8n webhook` processes, all on one user folder, one encryption key, Postgres and Redis. Used by the
  * queue-mode suite (test/e2e-queue) and the queue-mode benchmark.
  */
 export interface QueueProcesses {
@@ -22,7 +25,6 @@ export async function queueProcesses(options: {
 	userFolder: string;
 	postgres: Postgres;
 	redis: Redis;
-	webhooks: number;
 	/** n8n settings for every process (e.g. lazy isolates). */
 	env?: Record<string, string>;
 }): Promise<QueueProcesses> {
@@ -42,7 +44,7 @@ export async function queueProcesses(options: {
 	};
 	const workerHealthPort = await freePort();
 	const webhooks: N8nOptions[] = [];
-	for (let index = 0; index < options.webhooks; index++) {
+	for (let index = 0; index < QUEUE_WEBHOOK_PROCESSES; index++) {
 		webhooks.push({
 			...shared,
 			command: 'webhook',

@@ -13,12 +13,16 @@ import { waitForWebhook } from '../n8n/webhooks.mts';
 import { SECRET } from './benchBatch.mts';
 import type { Workload } from './benchBatch.mts';
 import { installTarballs } from '../n8n/communityPackage.mts';
-import { MINIMAL_TRIGGER, MINIMAL_WITH_CREDENTIAL } from './benchPackages.mts';
+import {
+	DURABLE_FLOOR_TRIGGER,
+	MINIMAL_TRIGGER,
+	MINIMAL_WITH_CREDENTIAL,
+} from './benchPackages.mts';
 import { sqliteStore } from './executionStore.mts';
 import { listeningPid, processGroupOf } from './processTree.mts';
 
 /** The start nodes the benchmark compares, each in a workflow start node → No Operation. */
-export type StartKind = 'trigger' | 'minimal' | 'webhookNode';
+export type StartKind = 'trigger' | 'minimal' | 'durableFloor' | 'webhookNode';
 
 export const START_NODE = 'Start';
 const OWNER = {
@@ -59,6 +63,18 @@ function startNode(kind: StartKind, webhookId: string, credentialId?: string): W
 					MINIMAL_WITH_CREDENTIAL && credentialId
 						? { performanceServiceApi: { id: credentialId, name: 'Bench account' } }
 						: undefined,
+			};
+		case 'durableFloor':
+			return {
+				name: START_NODE,
+				type: DURABLE_FLOOR_TRIGGER,
+				typeVersion: TRIGGER_VERSION,
+				position,
+				webhookId,
+				parameters: {},
+				credentials: credentialId
+					? { performanceServiceApi: { id: credentialId, name: 'Bench account' } }
+					: undefined,
 			};
 		case 'webhookNode':
 			return {

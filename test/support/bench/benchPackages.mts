@@ -12,6 +12,7 @@ import { runNpm } from '../n8n/install.mts';
 
 export const MINIMAL_PACKAGE = 'n8n-nodes-bench-minimal-trigger';
 export const MINIMAL_TRIGGER = `${MINIMAL_PACKAGE}.minimalTrigger`;
+export const DURABLE_FLOOR_TRIGGER = `${MINIMAL_PACKAGE}.durableFloorTrigger`;
 
 /**
  * The tarball to install: `source` a .tgz (used as is), a package folder (built; packed here), or
@@ -36,61 +37,111 @@ export async function packageTarball(source: string | undefined, scratch: string
  */
 export const MINIMAL_WITH_CREDENTIAL = process.env.BENCH_MINIMAL_CREDENTIAL === '1';
 
-/** A trigger whose webhook() only hands n8n the body: the same webhook shape as the Performance Service Trigger. */
-const MINIMAL_NODE_SOURCE = `'use strict';
+interface GeneratedTrigger {
+	/** Class and file name; the node name is the same in camel case. */
+	className: string;
+	displayName: string;
+	description: string;
+	withCredential: boolean;
+	/** The body of `webhook()`, after `const body = this.getBodyData();`. */
+	webhookBody: string;
+}
+
+/** The source of a trigger with the same webhook shape as the Performance Service Trigger. */
+function triggerSource(node: GeneratedTrigger): string {
+	const name = node.className[0].toLowerCase() + node.className.slice(1);
+	const credentials = node.withCredential
+		? "\n\t\t\tcredentials: [{ name: 'performanceServiceApi', required: true }],"
+		: '';
+	return `'use strict';
 Object.defineProperty(exports, '__esModule', { value: true });
-exports.MinimalTrigger = void 0;
-class MinimalTrigger {
+class ${node.className} {
 	constructor() {
 		this.description = {
-			displayName: 'Minimal Trigger',
-			name: 'minimalTrigger',
+			displayName: '${node.displayName}',
+			name: '${name}',
 			group: ['trigger'],
 			version: [1, 1.1],
 			defaultVersion: 1.1,
-			description: 'Starts the workflow with the request body (benchmark floor)',
-			defaults: { name: 'Minimal Trigger' },
+			description: '${node.description}',
+			defaults: { name: '${node.displayName}' },
 			inputs: [],
 			outputs: ['main'],
 			webhooks: [
 				{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', responseData: '', path: 'webhook' },
 			],
-			properties: [],${MINIMAL_WITH_CREDENTIAL ? "\n\t\t\tcredentials: [{ name: 'performanceServiceApi', required: true }]," : ''}
+			properties: [],${credentials}
 		};
 	}
 	async webhook() {
 		const body = this.getBodyData();
-		return { workflowData: [[{ json: body }]] };
+		${node.webhookBody}
 	}
 }
-exports.MinimalTrigger = MinimalTrigger;
+exports.${node.className} = ${node.className};
 `;
+}
 
-/** Generates the minimal trigger package into `scratch` and packs it; returns the tarball. */
+const GENERATED_TRIGGERS: GeneratedTrigger[] = [
+	{
+		// webhook() only hands n8n the body.
+		className: 'MinimalTrigger',
+		displayName: 'Minimal Trigger',
+		description: 'Starts the workflow with the request body (benchmark floor)',
+		withCredential: MINIMAL_WITH_CREDENTIAL,
+		webhookBody: 'return { workflowData: [[{ json: body }]] };',
+	},
+	{
+		// The floor for what the Performance Service Trigger promises: the minimal trigger plus what
+		// any trigger that keeps those promises needs from n8n. A credential (n8n checks it before
+		// every execution), and each event remembered in the static data, the only store n8n gives
+		// webhook(), written when n8n reads the answer so that n8n saves it once the execution exists
+		// (n8nWebhookContract.ts, A2-A4): one small value, one save per delivery.
+		className: 'DurableFloorTrigger',
+		displayName: 'Durable Floor Trigger',
+		description: 'Starts the workflow with the request body and saves its id (benchmark floor)',
+		withCredential: true,
+		webhookBody: `const memory = this.getWorkflowStaticData('node');
+		const result = { workflowData: [[{ json: body }]] };
+		Object.defineProperty(result, 'webhookResponse', {
+			enumerable: true,
+			get() {
+				memory.last = String(body.id);
+				return { received: true };
+			},
+		});
+		return result;`,
+	},
+];
+
+/** Generates the benchmark's trigger package (the minimal trigger, the durable floor) into `scratch` and packs it; returns the tarball. */
 export async function minimalTriggerTarball(scratch: string): Promise<string> {
 	const dir = path.join(scratch, MINIMAL_PACKAGE);
-	const nodeDir = path.join(dir, 'dist', 'nodes', 'MinimalTrigger');
-	mkdirSync(nodeDir, { recursive: true });
+	const nodeFile = (node: GeneratedTrigger): string =>
+		`dist/nodes/${node.className}/${node.className}.node.js`;
+	for (const node of GENERATED_TRIGGERS) {
+		mkdirSync(path.join(dir, path.dirname(nodeFile(node))), { recursive: true });
+		writeFileSync(path.join(dir, nodeFile(node)), triggerSource(node));
+	}
 	writeFileSync(
 		path.join(dir, 'package.json'),
 		`${JSON.stringify(
 			{
 				name: MINIMAL_PACKAGE,
 				version: '1.0.0',
-				description: 'Benchmark floor: a trigger that only returns the request body',
+				description: 'Benchmark floors: triggers that return the request body',
 				keywords: ['n8n-community-node-package'],
 				license: 'MIT',
 				files: ['dist'],
 				n8n: {
 					n8nNodesApiVersion: 1,
 					credentials: [],
-					nodes: ['dist/nodes/MinimalTrigger/MinimalTrigger.node.js'],
+					nodes: GENERATED_TRIGGERS.map(nodeFile),
 				},
 			},
 			null,
 			2,
 		)}\n`,
 	);
-	writeFileSync(path.join(nodeDir, 'MinimalTrigger.node.js'), MINIMAL_NODE_SOURCE);
 	return await packageTarball(dir, scratch);
 }

@@ -50,6 +50,7 @@ import {
 	spread,
 	table,
 	times,
+	totalRatio,
 } from './benchReport.mts';
 import { postgresStore } from './executionStore.mts';
 import type { ExecutionStore } from './executionStore.mts';
@@ -91,12 +92,13 @@ function toBothProcesses(events: Event[]): Event[] {
 	return events.flatMap((event) => [event, event]);
 }
 
-type Start = 'triggerFresh' | 'triggerFilled' | 'minimal';
-const STARTS: Start[] = ['triggerFresh', 'triggerFilled', 'minimal'];
+type Start = 'triggerFresh' | 'triggerFilled' | 'minimal' | 'durableFloor';
+const STARTS: Start[] = ['triggerFresh', 'triggerFilled', 'minimal', 'durableFloor'];
 const LABELS: Record<Start, string> = {
 	triggerFresh: 'trigger, fresh',
 	triggerFilled: 'trigger, pre-filled',
 	minimal: 'minimal trigger',
+	durableFloor: 'durable floor (minimal + credential + one save)',
 };
 
 interface Cluster {
@@ -207,10 +209,15 @@ async function main(): Promise<void> {
 		const cluster = await startCluster(installDir, tarballs);
 		const pgids = groupsOf(cluster);
 		const filled = await workload(cluster, 'trigger', pgids);
-		const minimal = await workload(cluster, 'minimal', pgids);
+		const fixed: Partial<Record<Start, Workload>> = {
+			triggerFilled: filled,
+			minimal: await workload(cluster, 'minimal', pgids),
+			durableFloor: await workload(cluster, 'durableFloor', pgids),
+		};
 		progress('Warming up ...');
 		await sendAndCount(await workload(cluster, 'trigger', pgids), newEvents(50));
-		await sendAndCount(minimal, newEvents(50));
+		await sendAndCount(fixed.minimal!, newEvents(50));
+		await sendAndCount(fixed.durableFloor!, newEvents(50));
 		progress(`Pre-filling the trigger with ${PREFILL} deliveries ...`);
 		const prefillEvents = newEvents(PREFILL);
 		const prefill = await sendAndCount(filled, prefillEvents);
@@ -237,11 +244,7 @@ async function main(): Promise<void> {
 		for (let round = 1; round <= ROUNDS; round++) {
 			for (const start of STARTS) {
 				const work =
-					start === 'triggerFresh'
-						? await workload(cluster, 'trigger', pgids)
-						: start === 'triggerFilled'
-							? filled
-							: minimal;
+					start === 'triggerFresh' ? await workload(cluster, 'trigger', pgids) : fixed[start]!;
 				progress(`round ${round}/${ROUNDS}: ${LABELS[start]}: ${DELIVERIES} deliveries ...`);
 				const batch = await measureBatch(work, newEvents(DELIVERIES));
 				progress(`  ${describe(batch)}`);
@@ -254,12 +257,18 @@ async function main(): Promise<void> {
 			['pre-filled ÷ fresh', 'triggerFilled', 'triggerFresh'],
 			['fresh ÷ minimal trigger', 'triggerFresh', 'minimal'],
 			['pre-filled ÷ minimal trigger', 'triggerFilled', 'minimal'],
+			['fresh ÷ durable floor', 'triggerFresh', 'durableFloor'],
+			['pre-filled ÷ durable floor', 'triggerFilled', 'durableFloor'],
 		];
 		result.rounds = rounds;
 		result.ratios = Object.fromEntries(
 			ratioRows.map(([label, ours, theirs]) => [
 				label,
-				{ cpu: ratios(cpu(ours), cpu(theirs)), peakRss: ratios(rss(ours), rss(theirs)) },
+				{
+					cpu: ratios(cpu(ours), cpu(theirs)),
+					cpuTotal: totalRatio(cpu(ours), cpu(theirs)),
+					peakRss: ratios(rss(ours), rss(theirs)),
+				},
 			]),
 		);
 		report = [
@@ -294,10 +303,11 @@ async function main(): Promise<void> {
 			`Pre-filled: ${PREFILL} deliveries before the rounds (${prefill.counts.executions} executions, ${prefill.counts.missing} missing, ${prefill.counts.doubled} doubled); then ${SPREAD} of them spread over the pre-fill, each sent to both webhook processes: ${spreadCheck.duplicateAnswers} duplicate answers, ${spreadCheck.newExecutions} new executions; its last ${TAIL}, each sent to both: ${tailCheck.duplicateAnswers} duplicate answers, ${tailCheck.newExecutions} new executions.`,
 			'',
 			table(
-				['ratio (per round)', 'CPU', 'peak RSS'],
+				['ratio', 'CPU, per round', 'CPU, all rounds', 'peak RSS, per round'],
 				ratioRows.map(([label, ours, theirs]) => [
 					label,
 					showSpread(ratios(cpu(ours), cpu(theirs)), times),
+					times(totalRatio(cpu(ours), cpu(theirs))),
 					showSpread(ratios(rss(ours), rss(theirs)), times),
 				]),
 			),

@@ -4,15 +4,17 @@
  * community trigger (generated here: n8n's floor for any trigger that is not built in) and by
  * n8n's Webhook node. Every workflow is start node → No Operation.
  *
- * Four n8n instances run side by side, each with both packages installed, one per start:
+ * Five n8n instances run side by side, each with both packages installed, one per start:
  *   A. the trigger, fresh: a new workflow each round (nothing remembered);
  *   B. the trigger, pre-filled: one workflow that has taken BENCH_PREFILL (5,000) distinct signed
  *      deliveries before its first measured batch (whatever the trigger's storage format: the
  *      deliveries are what fills it), within its 24-hour duplicate window;
- *   C. the minimal trigger; D. n8n's Webhook node.
+ *   C. the minimal trigger; E. the durable floor: the minimal trigger with a credential that saves
+ *      one small value in its static data per delivery, what any trigger needs from n8n to keep
+ *      the promises this one keeps (benchPackages.mts); D. n8n's Webhook node.
  * Measured batches (BENCH_DELIVERIES distinct signed deliveries, 50 in flight) alternate
- * A B C D, A B C D, ... (BENCH_ROUNDS rounds) with lazy isolates
- * (N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true), then at n8n's defaults. Before the rounds, A, C and D
+ * A B C E D, A B C E D, ... (BENCH_ROUNDS rounds) with lazy isolates
+ * (N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true), then at n8n's defaults. Before the rounds, A, C, E and D
  * take as many unmeasured deliveries as B's pre-fill (the same history: executions in their
  * databases), and every instance is restarted (and warmed up) before the rounds of each setting,
  * so that all enter them in the same state.
@@ -70,6 +72,7 @@ import {
 	spread,
 	table,
 	times,
+	totalRatio,
 } from './benchReport.mts';
 import type { Spread } from './benchReport.mts';
 import { crashTest } from './crashTest.mts';
@@ -100,18 +103,20 @@ const SETTING_LABELS: Record<Setting, string> = {
 };
 
 /** The four measured starts, in the order each round runs them. */
-type Start = 'triggerFresh' | 'triggerFilled' | 'minimal' | 'webhookNode';
-const STARTS: Start[] = ['triggerFresh', 'triggerFilled', 'minimal', 'webhookNode'];
+type Start = 'triggerFresh' | 'triggerFilled' | 'minimal' | 'durableFloor' | 'webhookNode';
+const STARTS: Start[] = ['triggerFresh', 'triggerFilled', 'minimal', 'durableFloor', 'webhookNode'];
 const KIND: Record<Start, StartKind> = {
 	triggerFresh: 'trigger',
 	triggerFilled: 'trigger',
 	minimal: 'minimal',
+	durableFloor: 'durableFloor',
 	webhookNode: 'webhookNode',
 };
 const LABELS: Record<Start, string> = {
 	triggerFresh: 'trigger, fresh',
 	triggerFilled: 'trigger, pre-filled',
 	minimal: MINIMAL_WITH_CREDENTIAL ? 'minimal trigger (with a credential)' : 'minimal trigger',
+	durableFloor: 'durable floor (minimal + credential + one save)',
 	webhookNode: 'Webhook node',
 };
 
@@ -326,13 +331,16 @@ async function runSetting(bench: Bench, setting: Setting): Promise<SettingFigure
 interface SettingSummary {
 	cpuSeconds: Record<Start, Spread>;
 	peakRssBytes: Record<Start, Spread>;
-	ratios: Record<string, { cpu: Spread; peakRss: Spread }>;
+	ratios: Record<string, { cpu: Spread; cpuTotal: number; peakRss: Spread }>;
 }
 
 const RATIOS: Array<[string, Start, Start]> = [
 	['pre-filled ÷ fresh', 'triggerFilled', 'triggerFresh'],
 	['fresh ÷ minimal trigger', 'triggerFresh', 'minimal'],
 	['pre-filled ÷ minimal trigger', 'triggerFilled', 'minimal'],
+	['fresh ÷ durable floor', 'triggerFresh', 'durableFloor'],
+	['pre-filled ÷ durable floor', 'triggerFilled', 'durableFloor'],
+	['durable floor ÷ minimal trigger', 'durableFloor', 'minimal'],
 	['fresh ÷ Webhook node', 'triggerFresh', 'webhookNode'],
 	['pre-filled ÷ Webhook node', 'triggerFilled', 'webhookNode'],
 ];
@@ -354,7 +362,11 @@ function summarise(figures: SettingFigures): SettingSummary {
 		ratios: Object.fromEntries(
 			RATIOS.map(([label, ours, theirs]) => [
 				label,
-				{ cpu: ratios(cpu(ours), cpu(theirs)), peakRss: ratios(rss(ours), rss(theirs)) },
+				{
+					cpu: ratios(cpu(ours), cpu(theirs)),
+					cpuTotal: totalRatio(cpu(ours), cpu(theirs)),
+					peakRss: ratios(rss(ours), rss(theirs)),
+				},
 			]),
 		),
 	};
@@ -381,6 +393,7 @@ function settingTables(setting: Setting, figures: SettingFigures, summary: Setti
 	const ratioRows = RATIOS.map(([label]) => [
 		label,
 		showSpread(summary.ratios[label].cpu, times),
+		times(summary.ratios[label].cpuTotal),
 		showSpread(summary.ratios[label].peakRss, times),
 	]);
 	const remembered = figures.remembered;
@@ -403,7 +416,7 @@ function settingTables(setting: Setting, figures: SettingFigures, summary: Setti
 		'',
 		`Pre-filled: ${figures.filledRememberedBefore.join(', ')} distinct events sent before its batches${remembered ? `; ${remembered.duplicateAnswers} of ${remembered.resent} earlier events resent before the rounds answered as duplicates, ${remembered.newExecutions} new executions (static data ${remembered.staticDataBytes} bytes)` : ''}.`,
 		'',
-		table(['ratio (per round)', 'CPU', 'peak RSS'], ratioRows),
+		table(['ratio', 'CPU, per round', 'CPU, all rounds', 'peak RSS, per round'], ratioRows),
 	].join('\n');
 }
 

@@ -14,12 +14,14 @@ import { setNewest } from './keepNewest';
  * When n8n reads and saves the static data is `n8nWebhookContract.ts`'s concern, not this one's.
  *
  * n8n reads and writes the whole static data on every delivery, so it is kept small: one string
- * per origin, `{ <origin>: "<appended>.<base>.<records>" }`. An origin is a run of at most
- * ORIGIN_RECORDS events one process added to one trigger node's memory; `appended` counts every
- * record it ever added, `base` is epoch seconds; its records, oldest first, are 15 characters
- * each: the 12 of the digest, then the start time as 3 base64url digits of seconds after `base`.
- * A process copies the strings of other origins as they are and decodes only the records added
- * since it last read them, so a delivery costs the same however many events are remembered.
+ * per origin, `{ <origin>: "<appended>.<first>.<newest>.<records>" }`. An origin is a run of at
+ * most ORIGIN_RECORDS events one process added to one trigger node's memory within one
+ * SEGMENT_SECONDS span; `appended` counts every record it ever added; `first` and `newest` are the
+ * epoch seconds of its earliest and latest start; its records are the 12 characters of a digest
+ * each. A record is kept until `newest` leaves the window: never shorter than its own start allows,
+ * at most SEGMENT_SECONDS longer. A process copies the strings of other origins as they are and
+ * decodes only the records added since it last read them, so a delivery costs the same however
+ * many events are remembered.
  */
 
 /** Most events kept per trigger node; beyond that the oldest are forgotten first. */
@@ -33,13 +35,16 @@ const MAX_NODES = 1_000;
 
 /** Records per origin: each string stays small, so adding one copies little. */
 const ORIGIN_RECORDS = 500;
+/** Longest span of start times in one origin: how much longer than its window a record may stay. */
+const SEGMENT_SECONDS = 3_600;
 
 /** 72 bits of SHA-256: a chance of about 1 in 10^18 that a new event matches a remembered one. */
 const DIGEST_CHARS = 12;
+const RECORD_CHARS = DIGEST_CHARS;
+/** The format before: `"<appended>.<base>.<records>"`, the digest and 3 digits of seconds after `base`. */
 const OFFSET_CHARS = 3;
-const RECORD_CHARS = DIGEST_CHARS + OFFSET_CHARS;
-const MAX_OFFSET = 64 ** OFFSET_CHARS - 1;
-/** Formats before this one: digest → seconds, then `"<appended>.<records>"` of 22 + 6 characters. */
+const TIMED_RECORD_CHARS = DIGEST_CHARS + OFFSET_CHARS;
+/** Formats before those: digest → seconds, then `"<appended>.<records>"` of 22 + 6 characters. */
 const LEGACY_DIGEST_CHARS = 22;
 const LEGACY_TIME_CHARS = 6;
 const DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
@@ -57,17 +62,6 @@ export function eventDigest(body: IDataObject, rawBody: Buffer): string {
 	return hash.digest('base64url').slice(0, DIGEST_CHARS);
 }
 
-/** `count` base64url digits of a whole number below 64 ** count. */
-function encodeDigits(value: number, count: number): string {
-	let text = '';
-	let rest = value;
-	for (let index = 0; index < count; index++) {
-		text = DIGITS[rest % 64] + text;
-		rest = Math.floor(rest / 64);
-	}
-	return text;
-}
-
 /** The number `count` base64url digits from `start` stand for, or NaN where they are not digits. */
 function decodeDigits(text: string, start: number, count: number): number {
 	let value = 0;
@@ -82,9 +76,12 @@ function decodeDigits(text: string, start: number, count: number): number {
 /** One origin's records as this process last saw them. */
 interface Segment {
 	appended: number;
-	base: number;
+	/** Epoch seconds: the earliest start, or in the format before, the base of the offsets. */
+	first: number;
+	/** Epoch seconds of the latest start: the time every record of this format is kept by. */
+	newest: number;
 	records: string;
-	/** Characters per record: RECORD_CHARS, or 28 in the format before this one. */
+	/** Characters per record: RECORD_CHARS, or an earlier format's (a time in every record). */
 	width: number;
 }
 
@@ -100,34 +97,41 @@ function recordDigest(segment: Segment, index: number): string {
 /** The start time of the record at `index`, or NaN where the text is not a record. */
 function recordSeconds(segment: Segment, index: number): number {
 	const start = index * segment.width;
-	if (segment.width === RECORD_CHARS)
-		return segment.base + decodeDigits(segment.records, start + DIGEST_CHARS, OFFSET_CHARS);
+	if (segment.width === RECORD_CHARS) return segment.newest;
+	if (segment.width === TIMED_RECORD_CHARS)
+		return segment.first + decodeDigits(segment.records, start + DIGEST_CHARS, OFFSET_CHARS);
 	return decodeDigits(segment.records, start + LEGACY_DIGEST_CHARS, LEGACY_TIME_CHARS);
 }
 
 function segmentText(segment: Segment): string {
-	return `${segment.appended}.${segment.base}.${segment.records}`;
+	return `${segment.appended}.${segment.first}.${segment.newest}.${segment.records}`;
 }
 
-/** `"<appended>.<base>.<records>"` (or the format before it), undefined where it is neither. */
+/** The parts of a stored string after `appended`, by format; undefined where it is none. */
+function segmentParts(parts: string[]): Omit<Segment, 'appended'> | undefined {
+	const [first, newest] = parts.slice(1, -1).map(Number);
+	const records = parts[parts.length - 1] ?? '';
+	if (parts.length === 4) return { first, newest, records, width: RECORD_CHARS };
+	if (parts.length === 3) return { first, newest: first, records, width: TIMED_RECORD_CHARS };
+	if (parts.length === 2)
+		return { first: 0, newest: 0, records, width: LEGACY_DIGEST_CHARS + LEGACY_TIME_CHARS };
+	return undefined;
+}
+
+/** `"<appended>.<first>.<newest>.<records>"` (or a format before it), undefined where it is none. */
 function parseSegment(value: unknown): Segment | undefined {
 	if (typeof value !== 'string') return undefined;
 	const parts = value.split('.');
 	const appended = Number(parts[0]);
-	const segment =
-		parts.length === 3
-			? { appended, base: Number(parts[1]), records: parts[2], width: RECORD_CHARS }
-			: {
-					appended,
-					base: 0,
-					records: parts[1] ?? '',
-					width: LEGACY_DIGEST_CHARS + LEGACY_TIME_CHARS,
-				};
+	const rest = segmentParts(parts);
+	if (!rest) return undefined;
+	const segment = { appended, ...rest };
 	const valid =
-		parts.length <= 3 &&
 		parts[0] !== '' &&
 		Number.isSafeInteger(appended) &&
-		Number.isSafeInteger(segment.base) &&
+		Number.isSafeInteger(segment.first) &&
+		Number.isSafeInteger(segment.newest) &&
+		segment.newest >= segment.first &&
 		segment.records.length % segment.width === 0 &&
 		appended >= countOf(segment);
 	return valid ? segment : undefined;
@@ -272,29 +276,31 @@ class NodeEvents {
 		claim.settle(started);
 	}
 
-	/** Adds a record to this process's origin; a time before the origin's base is kept as the base. */
+	/** Adds a record to this process's origin, or to a new one where its time or count would not fit. */
 	private append(digest: string, at: number): void {
 		const seconds = Math.max(0, Math.floor(at));
 		let own = this.segments.get(this.origin);
-		if (!own || countOf(own) >= ORIGIN_RECORDS || seconds - own.base > MAX_OFFSET) {
+		const span = own && Math.max(own.newest, seconds) - Math.min(own.first, seconds);
+		if (!own || countOf(own) >= ORIGIN_RECORDS || span! > SEGMENT_SECONDS) {
 			this.origin = newOrigin();
-			own = { appended: 0, base: seconds, records: '', width: RECORD_CHARS };
+			own = { appended: 0, first: seconds, newest: seconds, records: '', width: RECORD_CHARS };
 		}
-		const offset = Math.max(0, seconds - own.base);
 		this.segments.set(this.origin, {
-			...own,
 			appended: own.appended + 1,
-			records: own.records + digest + encodeDigits(offset, OFFSET_CHARS),
+			first: Math.min(own.first, seconds),
+			newest: Math.max(own.newest, seconds),
+			records: own.records + digest,
+			width: RECORD_CHARS,
 		});
 		this.total += 1;
-		this.remember(digest, own.base + offset);
+		this.remember(digest, seconds);
 	}
 
 	/** Drops the first `count` records of a segment, and from the index those it holds for them. */
 	private dropOldest(origin: string, segment: Segment, count: number): void {
 		for (let index = 0; index < count; index++) {
 			const digest = recordDigest(segment, index);
-			if (this.index.get(digest) === recordSeconds(segment, index)) this.index.delete(digest);
+			if (!(this.index.get(digest)! > recordSeconds(segment, index))) this.index.delete(digest);
 		}
 		const records = segment.records.slice(count * segment.width);
 		if (records === '' && origin !== this.origin) this.segments.delete(origin);
@@ -305,6 +311,7 @@ class NodeEvents {
 	/** Forgets events started at or before `since`, and the oldest beyond MAX_STARTED_EVENTS. */
 	private prune(since: number): void {
 		for (const [origin, segment] of this.segments) {
+			if (countOf(segment) === 0 && origin !== this.origin) this.segments.delete(origin);
 			let expired = 0;
 			while (expired < countOf(segment) && !(recordSeconds(segment, expired) > since)) expired += 1;
 			if (expired > 0) this.dropOldest(origin, segment, expired);

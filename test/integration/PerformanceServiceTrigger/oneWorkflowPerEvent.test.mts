@@ -360,7 +360,7 @@ describe('Performance Service Trigger: one workflow per event', () => {
 		]);
 		const stored = (listener.staticData.saved[STATIC_KEY] as IDataObject)[STATIC_DATA_FIELD];
 		for (const value of Object.values(stored as IDataObject))
-			expect(value).toMatch(/^\d+\.\d+\.([A-Za-z0-9_-]{15})+$/);
+			expect(value).toMatch(/^\d+\.\d+\.\d+\.([A-Za-z0-9_-]{12})+$/);
 		expect(Object.entries(events)).toHaveLength(2);
 		for (const [digest, at] of Object.entries(events)) {
 			expect(digest).toMatch(/^[A-Za-z0-9_-]{12}$/);

@@ -12,7 +12,10 @@ import {
 
 const NOW = 1_763_900_000;
 /** Digests are 12 characters, as `eventDigest` makes them. */
-const [E1, E2, EXPIRED, O0] = ['e1', 'e2', 'expired', 'o0'].map((name) => name.padEnd(12, '-'));
+const [E1, E2, E3, EXPIRED, O0] = ['e1', 'e2', 'e3', 'expired', 'o0'].map((name) =>
+	name.padEnd(12, '-'),
+);
+const [A, B, C, D] = ['A', 'B', 'C', 'D'].map((digit) => digit.repeat(12));
 /** What the formats before this one stored: 22 characters, of which a digest is the first 12. */
 const legacy = (digest: string): string => digest.padEnd(22, 'x');
 
@@ -120,19 +123,25 @@ describe("one process's memory of a trigger node", () => {
 		// digest → seconds, before origins
 		events.absorb({ [legacy(E1)]: NOW, [legacy(EXPIRED)]: NOW - 100_000, junk: 'x' });
 		// "<appended>.<records>", 22 digest characters and 6 of seconds per record
-		const sixDigits = (seconds: number): string =>
-			[5, 4, 3, 2, 1, 0].map((power) => DIGITS[Math.floor(seconds / 64 ** power) % 64]).join('');
-		events.absorb({ old: `7.${legacy(E2)}${sixDigits(NOW + 1)}` });
+		const digits = (seconds: number, count: number): string =>
+			[...Array(count).keys()]
+				.reverse()
+				.map((power) => DIGITS[Math.floor(seconds / 64 ** power) % 64])
+				.join('');
+		const earlier = {
+			old: `7.${legacy(E2)}${digits(NOW + 1, 6)}`,
+			// "<appended>.<base>.<records>", the digest and 3 digits of seconds after the base
+			timed: `4.${NOW}.${E3}${digits(2, 3)}`,
+		};
+		events.absorb(earlier);
 		expect(await events.claim(E1, NOW - 60)).toBeUndefined();
 		expect(await events.claim(E2, NOW - 60)).toBeUndefined();
+		expect(await events.claim(E3, NOW + 1)).toBeUndefined();
 		const stored = events.stored(NOW - 60);
 		expect(Object.keys(stored)).toEqual([events.origin]);
-		expect([...readStoredEvents(stored)]).toEqual([
-			[E1, NOW],
-			[E2, NOW + 1],
-		]);
-		// Read again (a process of the version before still writes them), they add nothing.
-		events.absorb({ [legacy(E1)]: NOW, old: `7.${legacy(E2)}${sixDigits(NOW + 1)}` });
+		expect(stored[events.origin]).toBe(`3.${NOW}.${NOW + 2}.${E1}${E2}${E3}`);
+		// Read again (a process of a version before still writes them), they add nothing.
+		events.absorb({ [legacy(E1)]: NOW, ...earlier });
 		expect(events.stored(NOW - 60)).toEqual(stored);
 	});
 
@@ -153,24 +162,44 @@ describe("one process's memory of a trigger node", () => {
 		expect(await events.claim(E1, NOW - 10_000)).toBeUndefined();
 	});
 
-	it("stores 15 characters per event: 12 of the digest, 3 of seconds after the origin's base", async () => {
+	it("stores 12 characters per event, and each origin's first and newest start", async () => {
 		const events = nodeEvents('wf', 'node');
-		await start(events, 'A'.repeat(12), NOW);
-		await start(events, 'B'.repeat(12), NOW + 64 ** 3 - 1);
-		const value = events.stored(NOW - 60)[events.origin] as string;
-		expect(value).toBe(`2.${NOW}.${'A'.repeat(12)}AAA${'B'.repeat(12)}___`);
-		expect([...readStoredEvents({ x: value })]).toEqual([
-			['A'.repeat(12), NOW],
-			['B'.repeat(12), NOW + 64 ** 3 - 1],
-		]);
-		// A time the 3 digits cannot reach starts a new origin with its own base.
+		await start(events, A, NOW);
+		await start(events, B, NOW + 3_590);
+		// Recorded out of order (deliveries settle in any order), within the hour: the same origin.
+		await start(events, C, NOW - 10);
 		const first = events.origin;
-		await start(events, 'C'.repeat(12), NOW + 64 ** 3);
+		expect(events.stored(NOW - 60)[first]).toBe(`3.${NOW - 10}.${NOW + 3_590}.${A}${B}${C}`);
+		// Every record is kept by its origin's newest start: never shorter, at most an hour longer.
+		expect([...readStoredEvents(events.stored(NOW - 60))]).toEqual(
+			[A, B, C].map((digest) => [digest, NOW + 3_590]),
+		);
+		// A start that would stretch the origin beyond an hour begins a new one.
+		await start(events, D, NOW + 3_591);
 		expect(events.origin).not.toBe(first);
-		expect(events.stored(NOW - 60)[events.origin]).toBe(`1.${NOW + 64 ** 3}.${'C'.repeat(12)}AAA`);
+		expect(events.stored(NOW - 60)[events.origin]).toBe(`1.${NOW + 3_591}.${NOW + 3_591}.${D}`);
+		// Another process keeps the records until the origin's newest start leaves the window.
+		const reader = nodeEvents('wf', 'reader');
+		reader.absorb(events.stored(NOW - 60));
+		expect(await reader.claim(C, NOW + 3_589)).toBeUndefined();
+		expect(Object.keys(events.stored(NOW + 3_589))).toContain(first);
+		expect(Object.keys(events.stored(NOW + 3_590))).toEqual([events.origin]);
 		expect(
-			readStoredEvents({ x: '1.tooShort', y: ['a'], z: '5.7.' + 'A'.repeat(15), w: '1.2.3.4' }),
-		).toEqual(new Map([['A'.repeat(12), 7]]));
+			readStoredEvents({
+				short: '1.tooShort',
+				array: ['a'],
+				timed: `5.7.${'A'.repeat(15)}`,
+				odd: '1.2.3.4',
+				backwards: `1.9.8.${A}`,
+				good: `2.3.4.${B}${C}`,
+			}),
+		).toEqual(
+			new Map([
+				[A, 7],
+				[B, 4],
+				[C, 4],
+			]),
+		);
 	});
 
 	it('keeps every stored string small: a new origin every 500 events, read by another process as it grows', async () => {
@@ -188,7 +217,7 @@ describe("one process's memory of a trigger node", () => {
 		]);
 		expect(
 			Math.max(...Object.values(stored).map((value) => (value as string).length)),
-		).toBeLessThan(500 * 15 + 30);
+		).toBeLessThan(500 * 12 + 40);
 		reader.absorb(stored);
 		expect(readStoredEvents(reader.stored(NOW - 60)).size).toBe(1_200);
 		for (const index of [0, 499, 500, 1_199])

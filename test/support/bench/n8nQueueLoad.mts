@@ -318,8 +318,8 @@ async function main(): Promise<void> {
 	result.wallSeconds = (Date.now() - startedAt) / 1000;
 	result.loadAtStart = loadAtStart;
 	result.loadAtEnd = loadAverage();
-	mkdirSync(ARTIFACTS_DIR, { recursive: true });
-	const file = path.join(ARTIFACTS_DIR, OUTPUT);
+	const file = path.resolve(ARTIFACTS_DIR, OUTPUT);
+	mkdirSync(path.dirname(file), { recursive: true });
 	writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
 	process.stdout.write(
 		`\nPackage: ${JSON.stringify(result.package)}, trigger version ${TRIGGER_VERSION}, n8n settings added: ${JSON.stringify(N8N_ENV)}\n\n${report}\n\nWhole run: ${seconds(result.wallSeconds as number)}; load ${loadAtStart.join(' ')} → ${(result.loadAtEnd as number[]).join(' ')}\nFigures: ${file}\n`,

@@ -38,7 +38,7 @@
  * default this working tree), BENCH_N8N_ENV (JSON of n8n settings added to both settings),
  * BENCH_TRIGGER_VERSION (1.1), BENCH_MINIMAL_CREDENTIAL=1 (the minimal trigger also takes a
  * credential it never reads: n8n's floor for a trigger with one), BENCH_OUTPUT (bench-n8n.json in
- * test-artifacts/).
+ * test-artifacts/, or an absolute path).
  *
  * Prints tables and writes the figures as JSON. A benchmark, not a test: it fails only when it
  * cannot measure. Needs a built package (`npm run bench:n8n` builds this working tree).
@@ -555,8 +555,8 @@ async function main(): Promise<void> {
 	result.wallSeconds = (Date.now() - startedAt) / 1000;
 	result.loadAtStart = loadAtStart;
 	result.loadAtEnd = loadAverage();
-	mkdirSync(ARTIFACTS_DIR, { recursive: true });
-	const file = path.join(ARTIFACTS_DIR, OUTPUT);
+	const file = path.resolve(ARTIFACTS_DIR, OUTPUT);
+	mkdirSync(path.dirname(file), { recursive: true });
 	writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
 	process.stdout.write(
 		`\nPackage: ${JSON.stringify(result.package)}, trigger version ${TRIGGER_VERSION}${MINIMAL_WITH_CREDENTIAL ? ', minimal trigger with a credential' : ''}, n8n settings added: ${JSON.stringify(EXTRA_ENV)}\n\n${report.join('\n\n')}\n\nWhole run: ${seconds(result.wallSeconds as number)}; load ${loadAtStart.join(' ')} → ${(result.loadAtEnd as number[]).join(' ')}\nFigures: ${file}\n`,

@@ -280,8 +280,11 @@ class NodeEvents {
 	private append(digest: string, at: number): void {
 		const seconds = Math.max(0, Math.floor(at));
 		let own = this.segments.get(this.origin);
-		const span = own && Math.max(own.newest, seconds) - Math.min(own.first, seconds);
-		if (!own || countOf(own) >= ORIGIN_RECORDS || span! > SEGMENT_SECONDS) {
+		if (
+			!own ||
+			countOf(own) >= ORIGIN_RECORDS ||
+			Math.max(own.newest, seconds) - Math.min(own.first, seconds) > SEGMENT_SECONDS
+		) {
 			this.origin = newOrigin();
 			own = { appended: 0, first: seconds, newest: seconds, records: '', width: RECORD_CHARS };
 		}

@@ -35,53 +35,51 @@ const OWNER = {
 /** The trigger's node version: 1.1 (what the editor adds) or 1 (n8n evaluates an expression per call). */
 export const TRIGGER_VERSION = Number(process.env.BENCH_TRIGGER_VERSION ?? 1.1);
 
+/** A community trigger start node; its credential is the bench account where it takes one. */
+function triggerNode(
+	type: string,
+	webhookId: string,
+	parameters: WorkflowNode['parameters'],
+	credentialId: string | undefined,
+): WorkflowNode {
+	return {
+		name: START_NODE,
+		type,
+		typeVersion: TRIGGER_VERSION,
+		position: [0, 0],
+		webhookId,
+		parameters,
+		credentials: credentialId
+			? { performanceServiceApi: { id: credentialId, name: 'Bench account' } }
+			: undefined,
+	};
+}
+
 function startNode(kind: StartKind, webhookId: string, credentialId?: string): WorkflowNode {
-	const position: [number, number] = [0, 0];
 	switch (kind) {
 		case 'trigger':
-			return {
-				name: START_NODE,
-				type: PERFORMANCE_TRIGGER,
-				typeVersion: TRIGGER_VERSION,
-				position,
+			// Default options: a 24-hour duplicate window, far longer than a run.
+			return triggerNode(
+				PERFORMANCE_TRIGGER,
 				webhookId,
-				// Default options: a 24-hour duplicate window, far longer than a run.
-				parameters: { events: ['*'], options: {} },
-				credentials: credentialId
-					? { performanceServiceApi: { id: credentialId, name: 'Bench account' } }
-					: undefined,
-			};
+				{ events: ['*'], options: {} },
+				credentialId,
+			);
 		case 'minimal':
-			return {
-				name: START_NODE,
-				type: MINIMAL_TRIGGER,
-				typeVersion: TRIGGER_VERSION,
-				position,
+			return triggerNode(
+				MINIMAL_TRIGGER,
 				webhookId,
-				parameters: {},
-				credentials:
-					MINIMAL_WITH_CREDENTIAL && credentialId
-						? { performanceServiceApi: { id: credentialId, name: 'Bench account' } }
-						: undefined,
-			};
+				{},
+				MINIMAL_WITH_CREDENTIAL ? credentialId : undefined,
+			);
 		case 'durableFloor':
-			return {
-				name: START_NODE,
-				type: DURABLE_FLOOR_TRIGGER,
-				typeVersion: TRIGGER_VERSION,
-				position,
-				webhookId,
-				parameters: {},
-				credentials: credentialId
-					? { performanceServiceApi: { id: credentialId, name: 'Bench account' } }
-					: undefined,
-			};
+			return triggerNode(DURABLE_FLOOR_TRIGGER, webhookId, {}, credentialId);
 		case 'webhookNode':
 			return {
 				name: START_NODE,
 				type: 'n8n-nodes-base.webhook',
 				typeVersion: 2,
-				position,
+				position: [0, 0],
 				webhookId,
 				parameters: { httpMethod: 'POST', path: webhookId, options: {} },
 			};

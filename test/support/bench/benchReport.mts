@@ -1,7 +1,8 @@
 import { spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { PACKAGE_ROOT } from '../n8n/paths.mts';
+import { ARTIFACTS_DIR, PACKAGE_ROOT } from '../n8n/paths.mts';
 import type { BatchFigures } from './benchBatch.mts';
 
 /** Figures to text: medians, ranges and ratios of the benchmarks' batches, and markdown tables. */
@@ -35,14 +36,31 @@ export function showSpread(value: Spread, format: (n: number) => string): string
 }
 
 /** Ratios of two series measured side by side (round i of one against round i of the other). */
-export function ratios(ours: number[], theirs: number[]): Spread {
+function ratios(ours: number[], theirs: number[]): Spread {
 	return spread(ours.map((value, index) => value / theirs[index]));
 }
 
 /** Total of one series over total of the other: every round's cost counts, also a rare slow one (a garbage collection). */
-export function totalRatio(ours: number[], theirs: number[]): number {
+function totalRatio(ours: number[], theirs: number[]): number {
 	const sum = (values: number[]): number => values.reduce((total, value) => total + value, 0);
 	return sum(ours) / sum(theirs);
+}
+
+/** One start's rounds against another's, measured alternately. */
+export interface Comparison {
+	cpu: Spread;
+	cpuTotal: number;
+	peakRss: Spread;
+}
+
+export function compareRounds(ours: BatchFigures[], theirs: BatchFigures[]): Comparison {
+	const cpu = (batches: BatchFigures[]): number[] => batches.map((batch) => batch.cpuSeconds);
+	const rss = (batches: BatchFigures[]): number[] => batches.map((batch) => batch.peakRssBytes);
+	return {
+		cpu: ratios(cpu(ours), cpu(theirs)),
+		cpuTotal: totalRatio(cpu(ours), cpu(theirs)),
+		peakRss: ratios(rss(ours), rss(theirs)),
+	};
 }
 
 export function row(cells: string[]): string {
@@ -51,6 +69,26 @@ export function row(cells: string[]): string {
 
 export function table(header: string[], rows: string[][]): string {
 	return [row(header), row(header.map(() => '---')), ...rows.map(row)].join('\n');
+}
+
+export function comparisonTable(rows: Array<[string, Comparison]>): string {
+	return table(
+		['ratio', 'CPU, per round', 'CPU, all rounds', 'peak RSS, per round'],
+		rows.map(([label, comparison]) => [
+			label,
+			showSpread(comparison.cpu, times),
+			times(comparison.cpuTotal),
+			showSpread(comparison.peakRss, times),
+		]),
+	);
+}
+
+/** Writes a benchmark's figures as JSON to `output` (in test-artifacts/ unless absolute); returns the file. */
+export function writeFigures(output: string, figures: unknown): string {
+	const file = path.resolve(ARTIFACTS_DIR, output);
+	mkdirSync(path.dirname(file), { recursive: true });
+	writeFileSync(file, `${JSON.stringify(figures, null, 2)}\n`);
+	return file;
 }
 
 export const executionsCell = (batches: BatchFigures[]): string => {

@@ -15,9 +15,9 @@
  *
  * Settings: lazy isolates (N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true) unless BENCH_QUEUE_DEFAULTS=1;
  * BENCH_N8N_ENV adds n8n settings (JSON); BENCH_PACKAGE_DIR as for bench:n8n; BENCH_OUTPUT
- * (bench-n8n-queue.json in test-artifacts/).
+ * (bench-n8n-queue.json in test-artifacts/, or an absolute path).
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -25,7 +25,6 @@ import { N8nClient } from '../n8n/client.mts';
 import { ensureN8nInstalled } from '../n8n/install.mts';
 import { startN8n } from '../n8n/instance.mts';
 import type { N8nInstance, N8nOptions } from '../n8n/instance.mts';
-import { ARTIFACTS_DIR } from '../n8n/paths.mts';
 import { startPostgres } from '../n8n/postgres.mts';
 import type { Postgres } from '../n8n/postgres.mts';
 import { progress } from '../n8n/progress.mts';
@@ -39,19 +38,20 @@ import type { StartKind } from './benchInstances.mts';
 import { installTarballs } from '../n8n/communityPackage.mts';
 import { minimalTriggerTarball, packageTarball } from './benchPackages.mts';
 import {
+	compareRounds,
+	comparisonTable,
 	executionsCell,
 	loadCell,
 	mib,
 	ms,
 	packageSource,
-	ratios,
 	seconds,
 	showSpread,
 	spread,
 	table,
-	times,
-	totalRatio,
+	writeFigures,
 } from './benchReport.mts';
+import type { Comparison } from './benchReport.mts';
 import { postgresStore } from './executionStore.mts';
 import type { ExecutionStore } from './executionStore.mts';
 import { listeningPid, loadAverage, processGroupOf } from './processTree.mts';
@@ -260,17 +260,12 @@ async function main(): Promise<void> {
 			['fresh ÷ durable floor', 'triggerFresh', 'durableFloor'],
 			['pre-filled ÷ durable floor', 'triggerFilled', 'durableFloor'],
 		];
+		const comparisons = ratioRows.map(([label, ours, theirs]): [string, Comparison] => [
+			label,
+			compareRounds(rounds[ours], rounds[theirs]),
+		]);
 		result.rounds = rounds;
-		result.ratios = Object.fromEntries(
-			ratioRows.map(([label, ours, theirs]) => [
-				label,
-				{
-					cpu: ratios(cpu(ours), cpu(theirs)),
-					cpuTotal: totalRatio(cpu(ours), cpu(theirs)),
-					peakRss: ratios(rss(ours), rss(theirs)),
-				},
-			]),
-		);
+		result.ratios = Object.fromEntries(comparisons);
 		report = [
 			`### Queue mode (${result.mode as string}), ${DEFAULTS ? "n8n's defaults" : 'lazy isolates'}: ${ROUNDS} rounds of ${DELIVERIES} deliveries, ${IN_FLIGHT} in flight, alternated (median, min–max)`,
 			'',
@@ -302,15 +297,7 @@ async function main(): Promise<void> {
 			'',
 			`Pre-filled: ${PREFILL} deliveries before the rounds (${prefill.counts.executions} executions, ${prefill.counts.missing} missing, ${prefill.counts.doubled} doubled); then ${SPREAD} of them spread over the pre-fill, each sent to both webhook processes: ${spreadCheck.duplicateAnswers} duplicate answers, ${spreadCheck.newExecutions} new executions; its last ${TAIL}, each sent to both: ${tailCheck.duplicateAnswers} duplicate answers, ${tailCheck.newExecutions} new executions.`,
 			'',
-			table(
-				['ratio', 'CPU, per round', 'CPU, all rounds', 'peak RSS, per round'],
-				ratioRows.map(([label, ours, theirs]) => [
-					label,
-					showSpread(ratios(cpu(ours), cpu(theirs)), times),
-					times(totalRatio(cpu(ours), cpu(theirs))),
-					showSpread(ratios(rss(ours), rss(theirs)), times),
-				]),
-			),
+			comparisonTable(comparisons),
 		].join('\n');
 	} finally {
 		await stopAll();
@@ -318,9 +305,7 @@ async function main(): Promise<void> {
 	result.wallSeconds = (Date.now() - startedAt) / 1000;
 	result.loadAtStart = loadAtStart;
 	result.loadAtEnd = loadAverage();
-	const file = path.resolve(ARTIFACTS_DIR, OUTPUT);
-	mkdirSync(path.dirname(file), { recursive: true });
-	writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
+	const file = writeFigures(OUTPUT, result);
 	process.stdout.write(
 		`\nPackage: ${JSON.stringify(result.package)}, trigger version ${TRIGGER_VERSION}, n8n settings added: ${JSON.stringify(N8N_ENV)}\n\n${report}\n\nWhole run: ${seconds(result.wallSeconds as number)}; load ${loadAtStart.join(' ')} → ${(result.loadAtEnd as number[]).join(' ')}\nFigures: ${file}\n`,
 	);

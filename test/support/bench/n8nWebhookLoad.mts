@@ -43,12 +43,11 @@
  * Prints tables and writes the figures as JSON. A benchmark, not a test: it fails only when it
  * cannot measure. Needs a built package (`npm run bench:n8n` builds this working tree).
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
 import { ensureN8nInstalled } from '../n8n/install.mts';
-import { ARTIFACTS_DIR } from '../n8n/paths.mts';
 import { progress } from '../n8n/progress.mts';
 import { waitForWebhook } from '../n8n/webhooks.mts';
 import { IN_FLIGHT, measureBatch, newEvents, sendAndCount } from './benchBatch.mts';
@@ -61,20 +60,21 @@ import {
 	packageTarball,
 } from './benchPackages.mts';
 import {
+	compareRounds,
+	comparisonTable,
 	executionsCell,
 	loadCell,
 	mib,
 	ms,
 	packageSource,
-	ratios,
 	seconds,
 	showSpread,
 	spread,
 	table,
 	times,
-	totalRatio,
+	writeFigures,
 } from './benchReport.mts';
-import type { Spread } from './benchReport.mts';
+import type { Comparison, Spread } from './benchReport.mts';
 import { crashTest } from './crashTest.mts';
 import type { CrashFigures } from './crashTest.mts';
 import { loadAverage } from './processTree.mts';
@@ -331,7 +331,7 @@ async function runSetting(bench: Bench, setting: Setting): Promise<SettingFigure
 interface SettingSummary {
 	cpuSeconds: Record<Start, Spread>;
 	peakRssBytes: Record<Start, Spread>;
-	ratios: Record<string, { cpu: Spread; cpuTotal: number; peakRss: Spread }>;
+	ratios: Record<string, Comparison>;
 }
 
 const RATIOS: Array<[string, Start, Start]> = [
@@ -362,11 +362,7 @@ function summarise(figures: SettingFigures): SettingSummary {
 		ratios: Object.fromEntries(
 			RATIOS.map(([label, ours, theirs]) => [
 				label,
-				{
-					cpu: ratios(cpu(ours), cpu(theirs)),
-					cpuTotal: totalRatio(cpu(ours), cpu(theirs)),
-					peakRss: ratios(rss(ours), rss(theirs)),
-				},
+				compareRounds(figures.rounds[ours], figures.rounds[theirs]),
 			]),
 		),
 	};
@@ -390,12 +386,6 @@ function settingTables(setting: Setting, figures: SettingFigures, summary: Setti
 			list.map(loadCell).join(', '),
 		];
 	});
-	const ratioRows = RATIOS.map(([label]) => [
-		label,
-		showSpread(summary.ratios[label].cpu, times),
-		times(summary.ratios[label].cpuTotal),
-		showSpread(summary.ratios[label].peakRss, times),
-	]);
 	const remembered = figures.remembered;
 	return [
 		`### ${SETTING_LABELS[setting]}: ${ROUNDS} rounds of ${DELIVERIES} deliveries, ${IN_FLIGHT} in flight, alternated (median, min–max)`,
@@ -416,7 +406,7 @@ function settingTables(setting: Setting, figures: SettingFigures, summary: Setti
 		'',
 		`Pre-filled: ${figures.filledRememberedBefore.join(', ')} distinct events sent before its batches${remembered ? `; ${remembered.duplicateAnswers} of ${remembered.resent} earlier events resent before the rounds answered as duplicates, ${remembered.newExecutions} new executions (static data ${remembered.staticDataBytes} bytes)` : ''}.`,
 		'',
-		table(['ratio', 'CPU, per round', 'CPU, all rounds', 'peak RSS, per round'], ratioRows),
+		comparisonTable(RATIOS.map(([label]) => [label, summary.ratios[label]])),
 	].join('\n');
 }
 
@@ -555,9 +545,7 @@ async function main(): Promise<void> {
 	result.wallSeconds = (Date.now() - startedAt) / 1000;
 	result.loadAtStart = loadAtStart;
 	result.loadAtEnd = loadAverage();
-	const file = path.resolve(ARTIFACTS_DIR, OUTPUT);
-	mkdirSync(path.dirname(file), { recursive: true });
-	writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
+	const file = writeFigures(OUTPUT, result);
 	process.stdout.write(
 		`\nPackage: ${JSON.stringify(result.package)}, trigger version ${TRIGGER_VERSION}${MINIMAL_WITH_CREDENTIAL ? ', minimal trigger with a credential' : ''}, n8n settings added: ${JSON.stringify(EXTRA_ENV)}\n\n${report.join('\n\n')}\n\nWhole run: ${seconds(result.wallSeconds as number)}; load ${loadAtStart.join(' ')} → ${(result.loadAtEnd as number[]).join(' ')}\nFigures: ${file}\n`,
 	);

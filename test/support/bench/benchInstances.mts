@@ -17,12 +17,30 @@ import {
 	DURABLE_FLOOR_TRIGGER,
 	MINIMAL_TRIGGER,
 	MINIMAL_WITH_CREDENTIAL,
+	REMEMBERING_FLOOR_TRIGGER,
 } from './benchPackages.mts';
 import { sqliteStore } from './executionStore.mts';
 import { listeningPid, processGroupOf } from './processTree.mts';
 
 /** The start nodes the benchmark compares, each in a workflow start node → No Operation. */
-export type StartKind = 'trigger' | 'minimal' | 'durableFloor' | 'webhookNode';
+export type StartKind = 'trigger' | 'minimal' | 'durableFloor' | 'rememberingFloor' | 'webhookNode';
+
+/** The starts both n8n benchmarks measure, in the order each round runs them. */
+export const TRIGGER_STARTS = [
+	'triggerFresh',
+	'triggerFilled',
+	'minimal',
+	'durableFloor',
+	'rememberingFloor',
+] as const;
+export type TriggerStart = (typeof TRIGGER_STARTS)[number];
+export const TRIGGER_START_LABELS: Record<TriggerStart, string> = {
+	triggerFresh: 'trigger, fresh',
+	triggerFilled: 'trigger, pre-filled',
+	minimal: MINIMAL_WITH_CREDENTIAL ? 'minimal trigger (with a credential)' : 'minimal trigger',
+	durableFloor: 'durable floor (minimal + credential + one save)',
+	rememberingFloor: 'durable floor keeping 5,000 digests (60,000 characters)',
+};
 
 export const START_NODE = 'Start';
 const OWNER = {
@@ -74,6 +92,8 @@ function startNode(kind: StartKind, webhookId: string, credentialId?: string): W
 			);
 		case 'durableFloor':
 			return triggerNode(DURABLE_FLOOR_TRIGGER, webhookId, {}, credentialId);
+		case 'rememberingFloor':
+			return triggerNode(REMEMBERING_FLOOR_TRIGGER, webhookId, {}, credentialId);
 		case 'webhookNode':
 			return {
 				name: START_NODE,

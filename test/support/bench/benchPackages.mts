@@ -13,6 +13,13 @@ import { runNpm } from '../n8n/install.mts';
 export const MINIMAL_PACKAGE = 'n8n-nodes-bench-minimal-trigger';
 export const MINIMAL_TRIGGER = `${MINIMAL_PACKAGE}.minimalTrigger`;
 export const DURABLE_FLOOR_TRIGGER = `${MINIMAL_PACKAGE}.durableFloorTrigger`;
+export const REMEMBERING_FLOOR_TRIGGER = `${MINIMAL_PACKAGE}.rememberingFloorTrigger`;
+
+/**
+ * What the remembering floor keeps: 5,000 digests (the trigger's cap) of 12 base64url characters
+ * (72 bits, the fewest that keep a false duplicate out of reach), with nothing around them.
+ */
+export const REMEMBERING_FLOOR_CHARS = 5_000 * 12;
 
 /**
  * The tarball to install: `source` a .tgz (used as is), a package folder (built; packed here), or
@@ -43,8 +50,27 @@ interface GeneratedTrigger {
 	displayName: string;
 	description: string;
 	withCredential: boolean;
-	/** The body of `webhook()`, after `const body = this.getBodyData();`. */
-	webhookBody: string;
+	/**
+	 * Code run when n8n reads the answer, that is once the execution exists (n8nWebhookContract.ts,
+	 * A2-A4), with `memory` the node's static data and `body` the request body; without it,
+	 * `webhook()` only returns the body.
+	 */
+	onRecorded?: string;
+}
+
+/** The body of `webhook()`: the body as one item, and where asked, `onRecorded` as the trigger writes its events. */
+function webhookBody(onRecorded: string | undefined): string {
+	if (onRecorded === undefined) return 'return { workflowData: [[{ json: body }]] };';
+	return `const memory = this.getWorkflowStaticData('node');
+		const result = { workflowData: [[{ json: body }]] };
+		Object.defineProperty(result, 'webhookResponse', {
+			enumerable: true,
+			get() {
+				${onRecorded}
+				return { received: true };
+			},
+		});
+		return result;`;
 }
 
 /** The source of a trigger with the same webhook shape as the Performance Service Trigger. */
@@ -75,7 +101,7 @@ class ${node.className} {
 	}
 	async webhook() {
 		const body = this.getBodyData();
-		${node.webhookBody}
+		${webhookBody(node.onRecorded)}
 	}
 }
 exports.${node.className} = ${node.className};
@@ -89,32 +115,38 @@ const GENERATED_TRIGGERS: GeneratedTrigger[] = [
 		displayName: 'Minimal Trigger',
 		description: 'Starts the workflow with the request body (benchmark floor)',
 		withCredential: MINIMAL_WITH_CREDENTIAL,
-		webhookBody: 'return { workflowData: [[{ json: body }]] };',
 	},
 	{
 		// The floor for what the Performance Service Trigger promises: the minimal trigger plus what
 		// any trigger that keeps those promises needs from n8n. A credential (n8n checks it before
 		// every execution), and each event remembered in the static data, the only store n8n gives
-		// webhook(), written when n8n reads the answer so that n8n saves it once the execution exists
-		// (n8nWebhookContract.ts, A2-A4): one small value, one save per delivery.
+		// webhook(), written when n8n reads the answer so that n8n saves it once the execution
+		// exists: one small value, one save per delivery.
 		className: 'DurableFloorTrigger',
 		displayName: 'Durable Floor Trigger',
 		description: 'Starts the workflow with the request body and saves its id (benchmark floor)',
 		withCredential: true,
-		webhookBody: `const memory = this.getWorkflowStaticData('node');
-		const result = { workflowData: [[{ json: body }]] };
-		Object.defineProperty(result, 'webhookResponse', {
-			enumerable: true,
-			get() {
-				memory.last = String(body.id);
-				return { received: true };
-			},
-		});
-		return result;`,
+		onRecorded: 'memory.last = String(body.id);',
+	},
+	{
+		// The durable floor for a trigger that remembers 5,000 events: the same save, of the fewest
+		// bytes those events need, from the first delivery on; one digest out and one in per
+		// delivery, with no lookup. What n8n charges for carrying them is all it measures.
+		className: 'RememberingFloorTrigger',
+		displayName: 'Remembering Floor Trigger',
+		description:
+			'Starts the workflow with the request body and keeps 5,000 digests (benchmark floor)',
+		withCredential: true,
+		onRecorded: `const crypto = require('node:crypto');
+				const kept = typeof memory.events === 'string' && memory.events.length === ${REMEMBERING_FLOOR_CHARS}
+					? memory.events
+					: crypto.randomBytes(${(REMEMBERING_FLOOR_CHARS * 3) / 4}).toString('base64url');
+				const digest = crypto.createHash('sha256').update(String(body.id)).digest('base64url');
+				memory.events = kept.slice(12) + digest.slice(0, 12);`,
 	},
 ];
 
-/** Generates the benchmark's trigger package (the minimal trigger, the durable floor) into `scratch` and packs it; returns the tarball. */
+/** Generates the benchmark's trigger package (the minimal trigger and both durable floors) into `scratch` and packs it; returns the tarball. */
 export async function minimalTriggerTarball(scratch: string): Promise<string> {
 	const dir = path.join(scratch, MINIMAL_PACKAGE);
 	const nodeFile = (node: GeneratedTrigger): string =>

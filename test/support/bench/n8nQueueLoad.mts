@@ -7,8 +7,9 @@
  * After BENCH_PREFILL (5,000) distinct signed deliveries to one trigger workflow (then 30 of them
  * spread over the pre-fill and its last 20 sent again to both webhook processes: new executions
  * there are events started twice), rounds
- * (BENCH_ROUNDS, 2) alternate three measured batches of BENCH_DELIVERIES (500), 50 in flight:
- * the trigger fresh (a new workflow each round), the trigger pre-filled, the minimal trigger.
+ * (BENCH_ROUNDS, 2) alternate five measured batches of BENCH_DELIVERIES (500), 50 in flight:
+ * the trigger fresh (a new workflow each round), the trigger pre-filled, the minimal trigger, the
+ * durable floor and the durable floor keeping 5,000 digests (benchPackages.mts).
  * For each: CPU seconds of every n8n process (main, worker, both webhook processes, their task
  * runners) until every execution has finished, wall time, p99 answer time, peak RSS of all of
  * them, executions per event (from Postgres), /proc/loadavg before and after.
@@ -33,8 +34,14 @@ import { startRedis } from '../n8n/redis.mts';
 import type { Redis } from '../n8n/redis.mts';
 import { IN_FLIGHT, measureBatch, newEvents, sendAndCount } from './benchBatch.mts';
 import type { BatchFigures, Event, SendFigures, Workload } from './benchBatch.mts';
-import { createBenchCredential, publishBenchWorkflow, TRIGGER_VERSION } from './benchInstances.mts';
-import type { StartKind } from './benchInstances.mts';
+import {
+	createBenchCredential,
+	publishBenchWorkflow,
+	TRIGGER_START_LABELS,
+	TRIGGER_STARTS,
+	TRIGGER_VERSION,
+} from './benchInstances.mts';
+import type { StartKind, TriggerStart } from './benchInstances.mts';
 import { installTarballs } from '../n8n/communityPackage.mts';
 import { minimalTriggerTarball, packageTarball } from './benchPackages.mts';
 import {
@@ -92,14 +99,9 @@ function toBothProcesses(events: Event[]): Event[] {
 	return events.flatMap((event) => [event, event]);
 }
 
-type Start = 'triggerFresh' | 'triggerFilled' | 'minimal' | 'durableFloor';
-const STARTS: Start[] = ['triggerFresh', 'triggerFilled', 'minimal', 'durableFloor'];
-const LABELS: Record<Start, string> = {
-	triggerFresh: 'trigger, fresh',
-	triggerFilled: 'trigger, pre-filled',
-	minimal: 'minimal trigger',
-	durableFloor: 'durable floor (minimal + credential + one save)',
-};
+type Start = TriggerStart;
+const STARTS: readonly Start[] = TRIGGER_STARTS;
+const LABELS = TRIGGER_START_LABELS;
 
 interface Cluster {
 	main: N8nInstance;
@@ -213,11 +215,13 @@ async function main(): Promise<void> {
 			triggerFilled: filled,
 			minimal: await workload(cluster, 'minimal', pgids),
 			durableFloor: await workload(cluster, 'durableFloor', pgids),
+			rememberingFloor: await workload(cluster, 'rememberingFloor', pgids),
 		};
 		progress('Warming up ...');
 		await sendAndCount(await workload(cluster, 'trigger', pgids), newEvents(50));
 		await sendAndCount(fixed.minimal!, newEvents(50));
 		await sendAndCount(fixed.durableFloor!, newEvents(50));
+		await sendAndCount(fixed.rememberingFloor!, newEvents(50));
 		progress(`Pre-filling the trigger with ${PREFILL} deliveries ...`);
 		const prefillEvents = newEvents(PREFILL);
 		const prefill = await sendAndCount(filled, prefillEvents);
@@ -259,6 +263,8 @@ async function main(): Promise<void> {
 			['pre-filled ÷ minimal trigger', 'triggerFilled', 'minimal'],
 			['fresh ÷ durable floor', 'triggerFresh', 'durableFloor'],
 			['pre-filled ÷ durable floor', 'triggerFilled', 'durableFloor'],
+			['pre-filled ÷ floor keeping 5,000', 'triggerFilled', 'rememberingFloor'],
+			['floor keeping 5,000 ÷ minimal trigger', 'rememberingFloor', 'minimal'],
 		];
 		const comparisons = ratioRows.map(([label, ours, theirs]): [string, Comparison] => [
 			label,

@@ -4,17 +4,19 @@
  * community trigger (generated here: n8n's floor for any trigger that is not built in) and by
  * n8n's Webhook node. Every workflow is start node → No Operation.
  *
- * Five n8n instances run side by side, each with both packages installed, one per start:
+ * Six n8n instances run side by side, each with both packages installed, one per start:
  *   A. the trigger, fresh: a new workflow each round (nothing remembered);
  *   B. the trigger, pre-filled: one workflow that has taken BENCH_PREFILL (5,000) distinct signed
  *      deliveries before its first measured batch (whatever the trigger's storage format: the
  *      deliveries are what fills it), within its 24-hour duplicate window;
  *   C. the minimal trigger; E. the durable floor: the minimal trigger with a credential that saves
  *      one small value in its static data per delivery, what any trigger needs from n8n to keep
- *      the promises this one keeps (benchPackages.mts); D. n8n's Webhook node.
+ *      the promises this one keeps; F. the same floor keeping 5,000 digests of 12 characters in
+ *      its static data from the first delivery on, the fewest bytes 5,000 remembered events need
+ *      (benchPackages.mts); D. n8n's Webhook node.
  * Measured batches (BENCH_DELIVERIES distinct signed deliveries, 50 in flight) alternate
- * A B C E D, A B C E D, ... (BENCH_ROUNDS rounds) with lazy isolates
- * (N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true), then at n8n's defaults. Before the rounds, A, C, E and D
+ * A B C E F D, A B C E F D, ... (BENCH_ROUNDS rounds) with lazy isolates
+ * (N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true), then at n8n's defaults. Before the rounds, A, C, E, F and D
  * take as many unmeasured deliveries as B's pre-fill (the same history: executions in their
  * databases), and every instance is restarted (and warmed up) before the rounds of each setting,
  * so that all enter them in the same state.
@@ -52,8 +54,13 @@ import { progress } from '../n8n/progress.mts';
 import { waitForWebhook } from '../n8n/webhooks.mts';
 import { IN_FLIGHT, measureBatch, newEvents, sendAndCount } from './benchBatch.mts';
 import type { BatchFigures, Event, SendFigures, Workload } from './benchBatch.mts';
-import { BenchInstance, TRIGGER_VERSION } from './benchInstances.mts';
-import type { StartKind } from './benchInstances.mts';
+import {
+	BenchInstance,
+	TRIGGER_START_LABELS,
+	TRIGGER_STARTS,
+	TRIGGER_VERSION,
+} from './benchInstances.mts';
+import type { StartKind, TriggerStart } from './benchInstances.mts';
 import {
 	MINIMAL_WITH_CREDENTIAL,
 	minimalTriggerTarball,
@@ -102,23 +109,18 @@ const SETTING_LABELS: Record<Setting, string> = {
 	defaults: "n8n's defaults",
 };
 
-/** The four measured starts, in the order each round runs them. */
-type Start = 'triggerFresh' | 'triggerFilled' | 'minimal' | 'durableFloor' | 'webhookNode';
-const STARTS: Start[] = ['triggerFresh', 'triggerFilled', 'minimal', 'durableFloor', 'webhookNode'];
+/** The measured starts, in the order each round runs them. */
+type Start = TriggerStart | 'webhookNode';
+const STARTS: Start[] = [...TRIGGER_STARTS, 'webhookNode'];
 const KIND: Record<Start, StartKind> = {
 	triggerFresh: 'trigger',
 	triggerFilled: 'trigger',
 	minimal: 'minimal',
 	durableFloor: 'durableFloor',
+	rememberingFloor: 'rememberingFloor',
 	webhookNode: 'webhookNode',
 };
-const LABELS: Record<Start, string> = {
-	triggerFresh: 'trigger, fresh',
-	triggerFilled: 'trigger, pre-filled',
-	minimal: MINIMAL_WITH_CREDENTIAL ? 'minimal trigger (with a credential)' : 'minimal trigger',
-	durableFloor: 'durable floor (minimal + credential + one save)',
-	webhookNode: 'Webhook node',
-};
+const LABELS: Record<Start, string> = { ...TRIGGER_START_LABELS, webhookNode: 'Webhook node' };
 
 /** One instance and its current workload per start; B's workload and its events live for the whole run. */
 interface Bench {
@@ -263,6 +265,8 @@ interface SettingFigures {
 	/** Distinct events sent to B's workflow before each of its measured batches. */
 	filledRememberedBefore: number[];
 	rounds: Record<Start, BatchFigures[]>;
+	/** The static data of F's workflow after the rounds. */
+	floorStaticDataBytes: number;
 	crash?: Partial<Record<Start, CrashFigures>>;
 }
 
@@ -303,7 +307,14 @@ async function runSetting(bench: Bench, setting: Setting): Promise<SettingFigure
 			rounds[start].push(batch);
 		}
 	}
-	const figures: SettingFigures = { env, remembered, filledRememberedBefore, rounds };
+	const floor = bench.work.rememberingFloor!;
+	const figures: SettingFigures = {
+		env,
+		remembered,
+		filledRememberedBefore,
+		rounds,
+		floorStaticDataBytes: await floor.store.staticDataBytes(floor.workflowId),
+	};
 	if (PARTS.has('crash') && CRASH_SETTINGS.has(setting)) {
 		figures.crash = {};
 		for (const start of ['triggerFresh', 'triggerFilled', 'webhookNode'] as const) {
@@ -341,6 +352,9 @@ const RATIOS: Array<[string, Start, Start]> = [
 	['fresh ÷ durable floor', 'triggerFresh', 'durableFloor'],
 	['pre-filled ÷ durable floor', 'triggerFilled', 'durableFloor'],
 	['durable floor ÷ minimal trigger', 'durableFloor', 'minimal'],
+	['pre-filled ÷ floor keeping 5,000', 'triggerFilled', 'rememberingFloor'],
+	['floor keeping 5,000 ÷ durable floor', 'rememberingFloor', 'durableFloor'],
+	['floor keeping 5,000 ÷ minimal trigger', 'rememberingFloor', 'minimal'],
 	['fresh ÷ Webhook node', 'triggerFresh', 'webhookNode'],
 	['pre-filled ÷ Webhook node', 'triggerFilled', 'webhookNode'],
 ];
@@ -404,7 +418,7 @@ function settingTables(setting: Setting, figures: SettingFigures, summary: Setti
 			perStart,
 		),
 		'',
-		`Pre-filled: ${figures.filledRememberedBefore.join(', ')} distinct events sent before its batches${remembered ? `; ${remembered.duplicateAnswers} of ${remembered.resent} earlier events resent before the rounds answered as duplicates, ${remembered.newExecutions} new executions (static data ${remembered.staticDataBytes} bytes)` : ''}.`,
+		`Pre-filled: ${figures.filledRememberedBefore.join(', ')} distinct events sent before its batches${remembered ? `; ${remembered.duplicateAnswers} of ${remembered.resent} earlier events resent before the rounds answered as duplicates, ${remembered.newExecutions} new executions (static data ${remembered.staticDataBytes} bytes)` : ''}. The floor keeping 5,000 digests: static data ${figures.floorStaticDataBytes} bytes after the rounds.`,
 		'',
 		comparisonTable(RATIOS.map(([label]) => [label, summary.ratios[label]])),
 	].join('\n');

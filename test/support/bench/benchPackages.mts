@@ -19,7 +19,8 @@ export const REMEMBERING_FLOOR_TRIGGER = `${MINIMAL_PACKAGE}.rememberingFloorTri
  * What the remembering floor keeps: 5,000 digests (the trigger's cap) of 12 base64url characters
  * (72 bits, the fewest that keep a false duplicate out of reach), with nothing around them.
  */
-export const REMEMBERING_FLOOR_CHARS = 5_000 * 12;
+const FLOOR_DIGEST_CHARS = 12;
+const REMEMBERING_FLOOR_CHARS = 5_000 * FLOOR_DIGEST_CHARS;
 
 /**
  * The tarball to install: `source` a .tgz (used as is), a package folder (built; packed here), or
@@ -142,7 +143,7 @@ const GENERATED_TRIGGERS: GeneratedTrigger[] = [
 					? memory.events
 					: crypto.randomBytes(${(REMEMBERING_FLOOR_CHARS * 3) / 4}).toString('base64url');
 				const digest = crypto.createHash('sha256').update(String(body.id)).digest('base64url');
-				memory.events = kept.slice(12) + digest.slice(0, 12);`,
+				memory.events = kept.slice(${FLOOR_DIGEST_CHARS}) + digest.slice(0, ${FLOOR_DIGEST_CHARS});`,
 	},
 ];
 

@@ -211,17 +211,12 @@ async function main(): Promise<void> {
 		const cluster = await startCluster(installDir, tarballs);
 		const pgids = groupsOf(cluster);
 		const filled = await workload(cluster, 'trigger', pgids);
-		const fixed: Partial<Record<Start, Workload>> = {
-			triggerFilled: filled,
-			minimal: await workload(cluster, 'minimal', pgids),
-			durableFloor: await workload(cluster, 'durableFloor', pgids),
-			rememberingFloor: await workload(cluster, 'rememberingFloor', pgids),
-		};
+		const floors = ['minimal', 'durableFloor', 'rememberingFloor'] as const;
+		const fixed: Partial<Record<Start, Workload>> = { triggerFilled: filled };
+		for (const floor of floors) fixed[floor] = await workload(cluster, floor, pgids);
 		progress('Warming up ...');
 		await sendAndCount(await workload(cluster, 'trigger', pgids), newEvents(50));
-		await sendAndCount(fixed.minimal!, newEvents(50));
-		await sendAndCount(fixed.durableFloor!, newEvents(50));
-		await sendAndCount(fixed.rememberingFloor!, newEvents(50));
+		for (const floor of floors) await sendAndCount(fixed[floor]!, newEvents(50));
 		progress(`Pre-filling the trigger with ${PREFILL} deliveries ...`);
 		const prefillEvents = newEvents(PREFILL);
 		const prefill = await sendAndCount(filled, prefillEvents);

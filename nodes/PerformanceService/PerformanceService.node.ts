@@ -35,9 +35,7 @@ export class PerformanceService implements INodeType {
 		name: 'performanceService',
 		icon: { light: 'file:performanceService.svg', dark: 'file:performanceService.dark.svg' },
 		group: ['transform'],
-		// Version 2: Site → Get returns the whole site by default (Simplify off); see simplifySite.ts.
-		version: [1, 2],
-		defaultVersion: 2,
+		version: 2,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
 			'Read the sites, audits and health of the performance-monitoring service, and trigger site reoptimizations',

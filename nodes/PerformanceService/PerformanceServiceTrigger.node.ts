@@ -21,11 +21,9 @@ export class PerformanceServiceTrigger implements INodeType {
 			dark: 'file:performanceService.dark.svg',
 		},
 		group: ['trigger'],
-		// Version 1.1 behaves as 1. n8n evaluates an expression (the Webhook node's `binaryData`
-		// option) before every call of a version 1 trigger, in an expression isolate of its own;
-		// from 1.1 on it does not, which makes each delivery cheaper (README, "Load").
-		version: [1, 1.1],
-		defaultVersion: 1.1,
+		// Above 1 on purpose: n8n evaluates an expression before every webhook call of a start
+		// node of version 1 (`parseRequestBody` in n8n's webhook-helpers).
+		version: 1.1,
 		subtitle: '={{"Events: " + $parameter["events"].join(", ")}}',
 		description:
 			'Starts the workflow on signed webhook deliveries of the performance service, verified before anything else',

@@ -115,7 +115,7 @@ async function createPickerWorkflow(): Promise<StoredWorkflow> {
 			{
 				name: 'Get a performance site',
 				type: `${PACKAGE_NAME}.performanceService`,
-				typeVersion: 1,
+				typeVersion: 2,
 				position: [0, 0],
 				parameters: {
 					resource: 'site',

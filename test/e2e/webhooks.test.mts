@@ -27,7 +27,6 @@ async function createAllEventsWorkflow(): Promise<StoredWorkflow> {
 			{
 				name: TRIGGER_NAME,
 				type: PERFORMANCE_TRIGGER,
-				// The version a node added in the editor gets; 1 is run by the other suites.
 				typeVersion: 1.1,
 				position: [0, 0],
 				webhookId: randomUUID(),
@@ -152,7 +151,7 @@ describe('signed webhook deliveries to a published Performance Service Trigger',
 		expect(ids).not.toContain(stale.eventId);
 	});
 
-	it('verifies the exact bytes of a body n8n leaves unread (a content type it does not parse, version 1.1)', async () => {
+	it('verifies the exact bytes of a body n8n leaves unread (a content type it does not parse)', async () => {
 		const event = signedDelivery(nowSeconds());
 		const headers = { ...event.headers, 'content-type': 'application/octet-stream' };
 		expect(await post(event.body, headers)).toEqual({ status: 200, json: { received: true } });

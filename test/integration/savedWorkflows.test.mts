@@ -19,9 +19,9 @@ import { PACKAGE_NAME, PACKAGE_ROOT } from '../support/n8n/paths.mts';
 import { SIMPLE_SITE_KEYS } from './PerformanceService/performanceNode.mts';
 
 /**
- * Workflows saved with the nodes as they were before the code was laid out by service (commit
- * 10f8b90), in the format n8n exports them (test/fixtures/savedWorkflows/), run unchanged: the
- * type names, versions, parameters and credential types they hold must keep working.
+ * Workflows saved with the versions the nodes ship, in the format n8n exports them (parameters at
+ * their defaults left out; test/fixtures/savedWorkflows/), run unchanged: the type names,
+ * versions, parameters and credential types they hold must keep working.
  */
 
 const FIXTURES = path.join(PACKAGE_ROOT, 'test/fixtures/savedWorkflows');
@@ -51,11 +51,14 @@ function runnable(saved: SavedWorkflow): TestWorkflow {
 	return { nodes, connections: saved.connections };
 }
 
+/** The nodes of the package in a saved workflow. */
+function packageNodesOf(saved: SavedWorkflow): INode[] {
+	return saved.nodes.filter((candidate) => candidate.type.startsWith(`${PACKAGE_NAME}.`));
+}
+
 /** The one node of the package in a saved workflow. */
 function packageNodeOf(saved: SavedWorkflow): INode {
-	const [node, ...others] = saved.nodes.filter((candidate) =>
-		candidate.type.startsWith(`${PACKAGE_NAME}.`),
-	);
+	const [node, ...others] = packageNodesOf(saved);
 	expect(others).toEqual([]);
 	return node;
 }
@@ -67,27 +70,34 @@ afterEach(async () => {
 	await Promise.all(listeners.splice(0).map((listener) => listener.close()));
 });
 
-describe('workflows saved with the nodes of commit 10f8b90 run unchanged', () => {
-	it('Performance Service, Site → Get Many (version 2, limit 2, defaults left out)', async () => {
+describe('saved workflows run unchanged', () => {
+	it('Performance Service, Site → Get Many (limit 2) → Site → Get of each (defaults left out)', async () => {
 		const saved = loadFixture('performanceService.json');
-		const node = packageNodeOf(saved);
-		expect(node).toMatchObject({
-			type: `${PACKAGE_NAME}.performanceService`,
-			typeVersion: 2,
-			parameters: { limit: 2 },
-		});
+		const [getMany, get] = packageNodesOf(saved);
+		for (const node of [getMany, get])
+			expect(node).toMatchObject({ type: `${PACKAGE_NAME}.performanceService`, typeVersion: 2 });
+		expect(getMany.parameters).toEqual({ limit: 2 });
+		expect(get.parameters).toMatchObject({ operation: 'get' });
 
 		const run = await runWorkflow(runnable(saved), { credentials: sandboxCredentials(sandbox) });
 
-		expect(run.nodeError(node.name)).toBeUndefined();
 		expect(run.run.status).toBe('success');
-		const output = run.output(node.name).map((item) => item.json);
-		expect(output.map((site) => site.id)).toEqual(['site_1', 'site_2']);
-		// Simplify stays on by default for Get Many.
-		expect(Object.keys(output[0])).toEqual(SIMPLE_SITE_KEYS);
-		expect(callsTo(sandbox, 'performance')).toEqual([
-			{ method: 'GET', path: '/sites', query: {}, auth: `Bearer ${sandbox.tokens.readWrite}` },
+		const listed = run.output(getMany.name).map((item) => item.json);
+		expect(listed.map((site) => site.id)).toEqual(['site_1', 'site_2']);
+		// Simplify is on by default for Get Many, off for Get.
+		expect(Object.keys(listed[0])).toEqual(SIMPLE_SITE_KEYS);
+		expect(run.output(get.name).map((item) => item.json)).toEqual([
+			await serviceAnswer(sandbox, 'performance', '/sites/site_1'),
+			await serviceAnswer(sandbox, 'performance', '/sites/site_2'),
 		]);
+		expect(callsTo(sandbox, 'performance')).toEqual(
+			['/sites', '/sites/site_1', '/sites/site_2'].map((path) => ({
+				method: 'GET',
+				path,
+				query: {},
+				auth: `Bearer ${sandbox.tokens.readWrite}`,
+			})),
+		);
 	});
 
 	it('Security Service, Threat → Get Many (limit 5, a query parameter, defaults left out)', async () => {

@@ -124,7 +124,7 @@ describe('what the tarball may hold', () => {
 			'dist/credentials/security.svg',
 			'dist/nodes/PerformanceService/PerformanceService.node.js',
 			'dist/nodes/PerformanceService/PerformanceService.node.json',
-			'dist/nodes/PerformanceService/__schema__/v1.0.0/site/get.json',
+			'dist/nodes/PerformanceService/__schema__/v2.0.0/site/get.json',
 		];
 		expect(unexpectedPackageFiles(shipped)).toEqual([]);
 	});

@@ -10,7 +10,7 @@ import {
 	type VerificationResult,
 } from './webhookSignature';
 import { ALL_EVENTS, DEFAULT_DUPLICATE_WINDOW_HOURS } from './triggerProperties';
-import { claimEventStart } from './n8nWebhookContract';
+import { reserveEventStart } from './n8nWebhookContract';
 import { reject, reply, type DeliveryResponse } from './rejections';
 import { signingSecretsFor } from './signingSecrets';
 
@@ -69,7 +69,7 @@ function failed(
 	return reject(res, reason);
 }
 
-/** Verify, parse, filter, claim the event, build the item: each step may answer at once. */
+/** Verify, parse, filter, reserve the event, build the item: each step may answer at once. */
 async function receive(
 	ctx: IWebhookFunctions,
 	res: DeliveryResponse,
@@ -111,7 +111,7 @@ async function receive(
 	if (!isSelected(settings.events, eventTypeOf(body))) {
 		return reply(res, 200, { received: true, ignored: 'event_not_selected' });
 	}
-	const accept = await claimEventStart(ctx, {
+	const accept = await reserveEventStart(ctx, {
 		body,
 		rawBody,
 		windowSeconds: settings.duplicateWindowSeconds,

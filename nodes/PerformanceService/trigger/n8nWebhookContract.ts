@@ -35,7 +35,7 @@ import {
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { eventDigest, nodeEvents, STATIC_DATA_FIELD, type Claim } from './startedEvents';
+import { eventDigest, nodeEvents, STATIC_DATA_FIELD, type Reservation } from './startedEvents';
 
 /** The webhook description that selects A1: answered by n8n once the execution exists. */
 export const RECORDED_BEFORE_ANSWER = {
@@ -81,14 +81,14 @@ function answerWhenRecorded(json: IDataObject, onRecorded: () => void): IWebhook
 }
 
 /**
- * How long a claim whose sender went away waits for n8n to read the answer (A2), that is to have
- * created the execution, before a retry may start the event; n8n takes well under a second.
+ * How long a reservation whose sender went away waits for n8n to read the answer (A2), that is to
+ * have created the execution, before a retry may start the event; n8n takes well under a second.
  */
 export const RECORDING_GRACE_MS = 60_000;
 
 /**
- * A5: a non-2xx answer ends the claim as not started (n8n created no execution); a sender that
- * went away leaves it to A2 for RECORDING_GRACE_MS.
+ * A5: a non-2xx answer releases the reservation as not started (n8n created no execution); a
+ * sender that went away leaves it to A2 for RECORDING_GRACE_MS.
  */
 function releaseWhenNotRecorded(res: AnsweredResponse, release: () => void): void {
 	if (typeof res.once !== 'function') return;
@@ -107,7 +107,7 @@ function releaseWhenNotRecorded(res: AnsweredResponse, release: () => void): voi
  * trigger node already started a workflow for the same event within the window (in this process,
  * in another one, or before a restart); otherwise how to accept it.
  */
-export async function claimEventStart(
+export async function reserveEventStart(
 	ctx: IWebhookFunctions,
 	options: StartOnceOptions,
 ): Promise<AcceptDelivery | undefined> {
@@ -124,27 +124,27 @@ export async function claimEventStart(
 	const events = nodeEvents(ctx.getWorkflow().id ?? '', ctx.getNode().id);
 	// A3: what every process saved, as this call loaded it.
 	const stored = staticData[STATIC_DATA_FIELD];
-	events.absorb(stored);
+	events.loadStored(stored);
 
 	const digest = eventDigest(options.body, options.rawBody);
-	const claim: Claim | undefined = await events.claim(digest, since);
+	const reservation: Reservation | undefined = await events.reserve(digest, since);
 	const listedAtSave = (onSave?: () => void): IDataObject =>
 		({
 			toJSON: (): IDataObject => {
 				onSave?.();
-				return events.stored(since);
+				return events.valueToStore(since);
 			},
 		}) as unknown as IDataObject;
 
-	if (!claim) {
+	if (!reservation) {
 		// Puts back what this process knows and a concurrent save dropped from the database.
 		if (events.storedLacksKnown(stored)) staticData[STATIC_DATA_FIELD] = listedAtSave();
 		return undefined;
 	}
 
-	const started = (): void => events.settle(digest, claim, true, now);
+	const started = (): void => events.release(digest, reservation, true, now);
 	releaseWhenNotRecorded(ctx.getResponseObject() as unknown as AnsweredResponse, () =>
-		events.settle(digest, claim, false, now),
+		events.release(digest, reservation, false, now),
 	);
 	// A3: listed when n8n saves, so the save holds every event this process knows by then, also
 	// those whose own saves came a moment earlier.

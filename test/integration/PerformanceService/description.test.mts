@@ -18,6 +18,11 @@ describe('node description', () => {
 		node = await nodeType('performanceService');
 	});
 
+	it('ships one version, 2', () => {
+		expect(node.description.version).toBe(2);
+		expect(node.description.defaultVersion).toBeUndefined();
+	});
+
 	it('offers exactly the published resources and operations', () => {
 		const operations = node.description.properties
 			.filter((candidate) => candidate.name === 'operation')

@@ -1,10 +1,13 @@
 import { describe, it } from 'vitest';
 
 import { byId } from '../../support/harness/runNode.mts';
+import { nodeType } from '../nodeDescription.mts';
 import { expectOutputMatches, outputSchema } from '../outputSchema.mts';
 import { NODE_DIR, performanceSandbox } from './performanceNode.mts';
 
 const { run } = performanceSandbox();
+/** The node's one version: n8n looks its schemas up under `__schema__/v<version>`. */
+const { version } = (await nodeType('performanceService')).description;
 
 describe('output schemas', () => {
 	const cases = [
@@ -18,7 +21,7 @@ describe('output schemas', () => {
 
 	for (const { resource, operation, parameters } of cases) {
 		it(`${resource}.${operation}: n8n finds the schema and the default output matches it`, async () => {
-			const schema = outputSchema(NODE_DIR, resource, operation);
+			const schema = outputSchema(NODE_DIR, resource, operation, version as number);
 			const result = await run({ resource, operation, ...parameters });
 			expectOutputMatches(schema, result.json);
 		});

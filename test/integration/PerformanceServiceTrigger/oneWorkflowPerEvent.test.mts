@@ -281,13 +281,14 @@ describe('Performance Service Trigger: one workflow per event', () => {
 
 	it(`keeps at most ${MAX_STARTED_EVENTS} events in the static data, forgetting the oldest first`, async () => {
 		const now = Math.floor(Date.now() / 1000);
-		// Seeded in the format before origins (22-character digests → seconds): it is read, too.
+		// Seeded as another process stores them: batches of 500 digests, the oldest batch first.
 		const seed = (index: number): string => `seed${String(index).padStart(8, '0')}`;
 		const seeded = Object.fromEntries(
-			Array.from({ length: MAX_STARTED_EVENTS }, (_, index) => [
-				seed(index).padEnd(22, 'x'),
-				now - 3600 + Math.floor(index / 2),
-			]),
+			Array.from({ length: MAX_STARTED_EVENTS / 500 }, (_, batch) => {
+				const at = now - 3600 + batch;
+				const digests = Array.from({ length: 500 }, (_, index) => seed(batch * 500 + index));
+				return [`batch${batch}`, `500.${at}.${at}.${digests.join('')}`];
+			}),
 		);
 		const store: StaticDataStore = { saved: { [STATIC_KEY]: { [STATIC_DATA_FIELD]: seeded } } };
 		const listener = await listen(setupFor({}, store));

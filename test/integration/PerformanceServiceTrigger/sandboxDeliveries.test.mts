@@ -97,12 +97,12 @@ describe('Performance Service Trigger with the sandbox delivering', () => {
 			(all) => accepted(all).filter((delivery) => delivery.type === 'alert.resolved').length === 2,
 		);
 		await listener.waitForCalls(deliveries.length);
-		const combined = schema('v1.0.0.json');
+		const combined = schema('v1.1.0.json');
 		const types = new Set<string>();
 		for (const item of startedItems(listener)) {
 			const type = String(item.type);
 			types.add(type);
-			expect(validateJson(schema(`v1.0.0/event/${type}.json`), item), type).toEqual([]);
+			expect(validateJson(schema(`v1.1.0/event/${type}.json`), item), type).toEqual([]);
 			expect(validateJson(combined, item), type).toEqual([]);
 		}
 		expect([...types].sort()).toEqual([...EVENT_TYPES].sort());

@@ -50,8 +50,8 @@ const OWNER = {
 	password: 'Bench-Owner-1',
 };
 
-/** The trigger's node version: 1.1 (what the editor adds) or 1 (n8n evaluates an expression per call). */
-export const TRIGGER_VERSION = Number(process.env.BENCH_TRIGGER_VERSION ?? 1.1);
+/** The node version of the community triggers: the one the Performance Service Trigger ships. */
+export const TRIGGER_VERSION = 1.1;
 
 /** A community trigger start node; its credential is the bench account where it takes one. */
 function triggerNode(

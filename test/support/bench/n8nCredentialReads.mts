@@ -55,7 +55,7 @@ function actionNode(
 		return {
 			name: 'Action',
 			type: `${PACKAGE_NAME}.performanceService`,
-			typeVersion: 1,
+			typeVersion: 2,
 			position,
 			parameters: { resource: 'system', operation: 'getHealth' },
 			credentials,

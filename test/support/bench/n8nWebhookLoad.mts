@@ -38,9 +38,9 @@
  * and setting), BENCH_CRASH_DELIVERIES (300), BENCH_CRASH_SETTINGS (lazy), BENCH_PACKAGE_DIR (the
  * package to measure: a built package folder, e.g. a worktree of an older commit, or a .tgz;
  * default this working tree), BENCH_N8N_ENV (JSON of n8n settings added to both settings),
- * BENCH_TRIGGER_VERSION (1.1), BENCH_MINIMAL_CREDENTIAL=1 (the minimal trigger also takes a
- * credential it never reads: n8n's floor for a trigger with one), BENCH_OUTPUT (bench-n8n.json in
- * test-artifacts/, or an absolute path).
+ * BENCH_MINIMAL_CREDENTIAL=1 (the minimal trigger also takes a credential it never reads: n8n's
+ * floor for a trigger with one), BENCH_OUTPUT (bench-n8n.json in test-artifacts/, or an absolute
+ * path).
  *
  * Prints tables and writes the figures as JSON. A benchmark, not a test: it fails only when it
  * cannot measure. Needs a built package (`npm run bench:n8n` builds this working tree).

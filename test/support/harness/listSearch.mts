@@ -7,7 +7,7 @@ import {
 } from 'n8n-workflow';
 
 import { createNodeTypes } from './nodeTypes.mts';
-import { loadPackageTypes } from './packageTypes.mts';
+import { loadPackageTypes, shippedVersion } from './packageTypes.mts';
 import { buildAdditionalData, packageTypeName, type Credentials } from './runWorkflow.mts';
 
 export interface ListSearchCall {
@@ -37,7 +37,7 @@ export async function runListSearch(call: ListSearchCall): Promise<INodeListSear
 		id: 'list-search',
 		name: 'Node',
 		type,
-		typeVersion: 1,
+		typeVersion: shippedVersion(types, type),
 		position: [0, 0],
 		parameters: call.parameters ?? {},
 		credentials: Object.fromEntries(

@@ -56,3 +56,9 @@ export function loadPackageTypes(): Promise<PackageTypes> {
 	})();
 	return cached;
 }
+
+/** The version a node of this package ships (its newest); 1 for a type outside the package. */
+export function shippedVersion(types: PackageTypes, type: string): number {
+	const version = types.nodes.get(type)?.description.version ?? 1;
+	return Array.isArray(version) ? Math.max(...version) : version;
+}

@@ -30,7 +30,7 @@ export interface RunNodeOptions {
 	/** Input items; without them the node runs once on an empty item. */
 	items?: IDataObject[];
 	continueOnFail?: boolean;
-	/** The node's version; 1 when not given (what existing workflows have). */
+	/** The node's version; the one it ships when not given. */
 	typeVersion?: number;
 }
 

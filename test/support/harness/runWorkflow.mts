@@ -16,7 +16,7 @@ import {
 import { TestCredentialsHelper } from './credentialsHelper.mts';
 import { createNodeTypes } from './nodeTypes.mts';
 import { PACKAGE_NAME } from '../n8n/paths.mts';
-import { loadPackageTypes, type PackageTypes } from './packageTypes.mts';
+import { loadPackageTypes, shippedVersion, type PackageTypes } from './packageTypes.mts';
 import { ITEMS_NODE_TYPE, START_NODE_TYPE } from './testNodes.mts';
 
 export type Credentials = Record<string, ICredentialDataDecryptedObject>;
@@ -28,6 +28,9 @@ export interface TestWorkflow {
 }
 
 let nodeId = 0;
+
+/** Loaded once here so that packageNode can give a node the version its type ships. */
+const packageTypes = await loadPackageTypes();
 
 /** The type name n8n gives a node of this package (`performanceService` → `<package>.performanceService`). */
 export function packageTypeName(type: string): string {
@@ -49,7 +52,7 @@ export function packageNode(
 		id: `node-${++nodeId}`,
 		name: options.name ?? type,
 		type: packageTypeName(type),
-		typeVersion: options.typeVersion ?? 1,
+		typeVersion: options.typeVersion ?? shippedVersion(packageTypes, packageTypeName(type)),
 		position: [nodeId * 200, 0],
 		parameters,
 	};

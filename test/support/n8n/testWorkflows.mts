@@ -41,7 +41,7 @@ export function actionNodesWorkflow(
 			{
 				name: PERFORMANCE_ACTION_NODE,
 				type: `${PACKAGE_NAME}.performanceService`,
-				typeVersion: 1,
+				typeVersion: 2,
 				position: [260, -100],
 				parameters: siteGetAll,
 				credentials: credential('performanceServiceApi', ids),
@@ -77,7 +77,7 @@ export function deliveryTriggerWorkflow(ids: CredentialIds): WorkflowDefinition 
 			{
 				name: DELIVERY_TRIGGER_NODE,
 				type: PERFORMANCE_TRIGGER,
-				typeVersion: 1,
+				typeVersion: 1.1,
 				position: [0, 0],
 				webhookId: randomUUID(),
 				parameters: { events: ['*'], options: {} },

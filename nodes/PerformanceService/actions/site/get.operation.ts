@@ -4,17 +4,16 @@ import { PERFORMANCE_SCOPES } from '../../transport/serviceValues';
 import { performanceRequest } from '../../transport';
 import { unwrapRecord } from '../../../shared/lists/recordFields';
 import { readSiteId, siteIdProperty } from './siteId';
-import { simplifyGetByDefault, simplifyGetProperties, simplifySite } from './simplifySite';
+import { simplifyGetProperty, simplifySite } from './simplifySite';
 
 export const description: INodeProperties[] = [
 	siteIdProperty('get', 'The site to read, with its audits and events'),
-	...simplifyGetProperties,
+	simplifyGetProperty,
 ];
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const site = readSiteId(this, itemIndex);
-	const byDefault = simplifyGetByDefault(this.getNode().typeVersion);
-	const simplify = this.getNodeParameter('simplify', itemIndex, byDefault) as boolean;
+	const simplify = this.getNodeParameter('simplify', itemIndex, false) as boolean;
 	const body = await performanceRequest(this, {
 		method: 'GET',
 		path: `/sites/${site.segment}`,

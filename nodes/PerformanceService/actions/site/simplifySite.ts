@@ -68,38 +68,13 @@ export const simplifyGetManyProperty: INodeProperties = {
 	displayOptions: { show: { resource: ['site'], operation: ['getAll'] } },
 };
 
-/** What Simplify on Site → Get does, the same in every node version. */
-const SIMPLIFY_GET_DESCRIPTION =
-	'Whether to return a simplified version of the site (ID, name, hostname, status, audit and event counts, latest audit, latest event and latest score per strategy) instead of the raw data with every audit and event';
-
-/**
- * Site → Get. From node version 2 off by default: Get returns the site with its audits and
- * events. Version 1 keeps on: n8n saves only values that differ from the default, so a version 1
- * workflow that left Simplify on (or switched it back on) has no saved value and must keep
- * reading it as on; one that switched it off saved `false` either way.
- */
-export const simplifyGetProperties: INodeProperties[] = [
-	{
-		displayName: 'Simplify',
-		name: 'simplify',
-		type: 'boolean',
-		default: false,
-		description: SIMPLIFY_GET_DESCRIPTION,
-		displayOptions: {
-			show: { resource: ['site'], operation: ['get'], '@version': [{ _cnd: { gte: 2 } }] },
-		},
-	},
-	{
-		displayName: 'Simplify',
-		name: 'simplify',
-		type: 'boolean',
-		default: true,
-		description: SIMPLIFY_GET_DESCRIPTION,
-		displayOptions: { show: { resource: ['site'], operation: ['get'], '@version': [1] } },
-	},
-];
-
-/** Whether Site → Get simplifies when the node has no saved value (see `simplifyGetProperties`). */
-export function simplifyGetByDefault(typeVersion: number): boolean {
-	return typeVersion < 2;
-}
+/** Site → Get: off by default, Get returns the site with its audits and events. */
+export const simplifyGetProperty: INodeProperties = {
+	displayName: 'Simplify',
+	name: 'simplify',
+	type: 'boolean',
+	default: false,
+	description:
+		'Whether to return a simplified version of the site (ID, name, hostname, status, audit and event counts, latest audit, latest event and latest score per strategy) instead of the raw data with every audit and event',
+	displayOptions: { show: { resource: ['site'], operation: ['get'] } },
+};

@@ -19,9 +19,10 @@ function readSchema(relativePath: string): Schema {
 }
 
 describe('Performance Service Trigger description', () => {
-	it('is a POST webhook trigger that answers by itself and is no AI tool', () => {
+	it('is a POST webhook trigger of one version, 1.1, that answers by itself and is no AI tool', () => {
 		expect(description).toMatchObject({
 			name: 'performanceServiceTrigger',
+			version: 1.1,
 			group: ['trigger'],
 			inputs: [],
 		});
@@ -60,10 +61,10 @@ describe('Performance Service Trigger description', () => {
 	});
 
 	it('has an output schema per event type, and a combined one covering all of them', () => {
-		const combined = readSchema('v1.0.0.json');
+		const combined = readSchema('v1.1.0.json');
 		expect([...combined.properties.type.enum].sort()).toEqual([...EVENT_TYPES].sort());
 		for (const type of EVENT_TYPES) {
-			const file = `v1.0.0/event/${type}.json`;
+			const file = `v1.1.0/event/${type}.json`;
 			expect(existsSync(path.join(SCHEMA_DIR, file)), file).toBe(true);
 			const perEvent = readSchema(file);
 			expect(perEvent.properties.type.enum).toEqual([type]);

@@ -1,7 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 
-const DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
-
 import {
 	eventDigest,
 	forgetProcessMemory,
@@ -12,12 +10,8 @@ import {
 
 const NOW = 1_763_900_000;
 /** Digests are 12 characters, as `eventDigest` makes them. */
-const [E1, E2, E3, EXPIRED, O0] = ['e1', 'e2', 'e3', 'expired', 'o0'].map((name) =>
-	name.padEnd(12, '-'),
-);
+const [E1, E2, EXPIRED, O0] = ['e1', 'e2', 'expired', 'o0'].map((name) => name.padEnd(12, '-'));
 const [A, B, C, D] = ['A', 'B', 'C', 'D'].map((digit) => digit.repeat(12));
-/** What the formats before this one stored: 22 characters, of which a digest is the first 12. */
-const legacy = (digest: string): string => digest.padEnd(22, 'x');
 
 describe('event digest', () => {
 	it('is the id when there is one, whatever else the body holds', () => {
@@ -52,164 +46,138 @@ describe('event digest', () => {
 describe("one process's memory of a trigger node", () => {
 	beforeEach(() => forgetProcessMemory());
 
-	it('claims a new event, and calls it started only once settled as started', async () => {
+	it('reserves a new event, and calls it started only once released as started', async () => {
 		const events = nodeEvents('wf', 'node');
-		const claim = await events.claim('e1', NOW - 60);
-		expect(claim).toBeDefined();
-		events.settle('e1', claim!, true, NOW);
-		expect(await events.claim('e1', NOW - 60)).toBeUndefined();
+		const reservation = await events.reserve('e1', NOW - 60);
+		expect(reservation).toBeDefined();
+		events.release('e1', reservation!, true, NOW);
+		expect(await events.reserve('e1', NOW - 60)).toBeUndefined();
 		// Outside the window it is new again.
-		expect(await events.claim('e1', NOW)).toBeDefined();
+		expect(await events.reserve('e1', NOW)).toBeDefined();
 	});
 
-	it('releases a claim that was not answered with a 2xx', async () => {
+	it('forgets a reservation that was not answered with a 2xx', async () => {
 		const events = nodeEvents('wf', 'node');
-		const claim = await events.claim('e1', NOW - 60);
-		events.settle('e1', claim!, false, NOW);
-		expect(await events.claim('e1', NOW - 60)).toBeDefined();
+		const reservation = await events.reserve('e1', NOW - 60);
+		events.release('e1', reservation!, false, NOW);
+		expect(await events.reserve('e1', NOW - 60)).toBeDefined();
 	});
 
 	it('makes a concurrent delivery of the same event wait for the first one', async () => {
 		const events = nodeEvents('wf', 'node');
-		const first = await events.claim('e1', NOW - 60);
-		const second = events.claim('e1', NOW - 60);
-		const third = events.claim('e1', NOW - 60);
-		events.settle('e1', first!, true, NOW);
+		const first = await events.reserve('e1', NOW - 60);
+		const second = events.reserve('e1', NOW - 60);
+		const third = events.reserve('e1', NOW - 60);
+		events.release('e1', first!, true, NOW);
 		expect(await second).toBeUndefined();
 		expect(await third).toBeUndefined();
 
 		// When the first fails, the next one in line takes over, and the one after it waits again.
-		const other = await events.claim('e2', NOW - 60);
-		const next = events.claim('e2', NOW - 60);
-		const last = events.claim('e2', NOW - 60);
-		events.settle('e2', other!, false, NOW);
+		const other = await events.reserve('e2', NOW - 60);
+		const next = events.reserve('e2', NOW - 60);
+		const last = events.reserve('e2', NOW - 60);
+		events.release('e2', other!, false, NOW);
 		const taken = await next;
 		expect(taken).toBeDefined();
-		events.settle('e2', taken!, true, NOW);
+		events.release('e2', taken!, true, NOW);
 		expect(await last).toBeUndefined();
 	});
 
 	it('keeps nodes apart and learns what another process stored', async () => {
 		const other = nodeEvents('wf', 'a-elsewhere');
 		await start(other, E1, NOW);
-		nodeEvents('wf', 'a').absorb(other.stored(NOW - 60));
-		expect(await nodeEvents('wf', 'a').claim(E1, NOW - 60)).toBeUndefined();
-		expect(await nodeEvents('wf', 'b').claim(E1, NOW - 60)).toBeDefined();
-		expect(await nodeEvents('other', 'a').claim(E1, NOW - 60)).toBeDefined();
+		nodeEvents('wf', 'a').loadStored(other.valueToStore(NOW - 60));
+		expect(await nodeEvents('wf', 'a').reserve(E1, NOW - 60)).toBeUndefined();
+		expect(await nodeEvents('wf', 'b').reserve(E1, NOW - 60)).toBeDefined();
+		expect(await nodeEvents('other', 'a').reserve(E1, NOW - 60)).toBeDefined();
 	});
 
-	it('takes in only what an origin added since it was last read, and keeps other origins as stored', async () => {
+	it('reads only what a batch added since it was last read, and keeps other batches as stored', async () => {
 		const writer = nodeEvents('wf', 'writer');
 		const reader = nodeEvents('wf', 'reader');
 		await start(writer, E1, NOW);
-		const first = writer.stored(NOW - 60);
-		reader.absorb(first);
+		const first = writer.valueToStore(NOW - 60);
+		reader.loadStored(first);
 		await start(writer, E2, NOW + 1);
-		const second = writer.stored(NOW - 60);
+		const second = writer.valueToStore(NOW - 60);
 		// The reader's own save carries the writer's string as it was stored, character for character.
-		reader.absorb(second);
-		expect(reader.stored(NOW - 60)[writer.origin]).toBe(second[writer.origin]);
-		expect(await reader.claim(E1, NOW - 60)).toBeUndefined();
-		expect(await reader.claim(E2, NOW - 60)).toBeUndefined();
-		// An older string of the same origin adds nothing and does not replace the newer one.
-		reader.absorb(first);
-		expect(reader.stored(NOW - 60)[writer.origin]).toBe(second[writer.origin]);
+		reader.loadStored(second);
+		expect(reader.valueToStore(NOW - 60)[writer.batchId]).toBe(second[writer.batchId]);
+		expect(await reader.reserve(E1, NOW - 60)).toBeUndefined();
+		expect(await reader.reserve(E2, NOW - 60)).toBeUndefined();
+		// An older string of the same batch adds nothing and does not replace the newer one.
+		reader.loadStored(first);
+		expect(reader.valueToStore(NOW - 60)[writer.batchId]).toBe(second[writer.batchId]);
 		expect(reader.storedLacksKnown(second)).toBe(false);
 		expect(reader.storedLacksKnown(first)).toBe(true);
 	});
 
-	it('reads the formats stored before this one and stores them in this one', async () => {
-		const events = nodeEvents('wf', 'node');
-		// digest → seconds, before origins
-		events.absorb({ [legacy(E1)]: NOW, [legacy(EXPIRED)]: NOW - 100_000, junk: 'x' });
-		// "<appended>.<records>", 22 digest characters and 6 of seconds per record
-		const digits = (seconds: number, count: number): string =>
-			[...Array(count).keys()]
-				.reverse()
-				.map((power) => DIGITS[Math.floor(seconds / 64 ** power) % 64])
-				.join('');
-		const earlier = {
-			old: `7.${legacy(E2)}${digits(NOW + 1, 6)}`,
-			// "<appended>.<base>.<records>", the digest and 3 digits of seconds after the base
-			timed: `4.${NOW}.${E3}${digits(2, 3)}`,
-		};
-		events.absorb(earlier);
-		expect(await events.claim(E1, NOW - 60)).toBeUndefined();
-		expect(await events.claim(E2, NOW - 60)).toBeUndefined();
-		expect(await events.claim(E3, NOW + 1)).toBeUndefined();
-		const stored = events.stored(NOW - 60);
-		expect(Object.keys(stored)).toEqual([events.origin]);
-		expect(stored[events.origin]).toBe(`3.${NOW}.${NOW + 2}.${E1}${E2}${E3}`);
-		// Read again (a process of a version before still writes them), they add nothing.
-		events.absorb({ [legacy(E1)]: NOW, ...earlier });
-		expect(events.stored(NOW - 60)).toEqual(stored);
-	});
-
-	it(`stores at most ${MAX_STARTED_EVENTS} events inside the window, the oldest of any origin forgotten first`, async () => {
+	it(`stores at most ${MAX_STARTED_EVENTS} events inside the window, the oldest of any batch forgotten first`, async () => {
 		const older = nodeEvents('wf', 'older');
 		const events = nodeEvents('wf', 'node');
 		await start(older, EXPIRED, NOW - 100_000);
 		await start(older, O0, NOW - 2000);
-		events.absorb(older.stored(NOW - 200_000));
+		events.loadStored(older.valueToStore(NOW - 200_000));
 		for (let index = 0; index < MAX_STARTED_EVENTS; index++)
 			await start(events, `e${index}`.padEnd(12, '-'), NOW - 1000 + Math.floor(index / 10));
-		const stored = readStoredEvents(events.stored(NOW - 10_000));
+		const stored = readStoredEvents(events.valueToStore(NOW - 10_000));
 		expect(stored.size).toBe(MAX_STARTED_EVENTS);
 		expect(stored.has(EXPIRED)).toBe(false);
 		expect(stored.has(O0)).toBe(false);
 		expect(stored.has('e0'.padEnd(12, '-'))).toBe(true);
-		expect(await events.claim(O0, NOW - 10_000)).toBeDefined();
-		expect(await events.claim(E1, NOW - 10_000)).toBeUndefined();
+		expect(await events.reserve(O0, NOW - 10_000)).toBeDefined();
+		expect(await events.reserve(E1, NOW - 10_000)).toBeUndefined();
 	});
 
-	it("stores 12 characters per event, and each origin's first and newest start", async () => {
+	it("stores 12 characters per event, and each batch's first and newest start", async () => {
 		const events = nodeEvents('wf', 'node');
 		await start(events, A, NOW);
 		await start(events, B, NOW + 3_590);
-		// Recorded out of order (deliveries settle in any order), within the hour: the same origin.
+		// Recorded out of order (deliveries end in any order), within the hour: the same batch.
 		await start(events, C, NOW - 10);
-		const first = events.origin;
-		expect(events.stored(NOW - 60)[first]).toBe(`3.${NOW - 10}.${NOW + 3_590}.${A}${B}${C}`);
-		// Every record is kept by its origin's newest start: never shorter, at most an hour longer.
-		expect([...readStoredEvents(events.stored(NOW - 60))]).toEqual(
+		const first = events.batchId;
+		expect(events.valueToStore(NOW - 60)[first]).toBe(`3.${NOW - 10}.${NOW + 3_590}.${A}${B}${C}`);
+		// Every event is kept by its batch's newest start: never shorter, at most an hour longer.
+		expect([...readStoredEvents(events.valueToStore(NOW - 60))]).toEqual(
 			[A, B, C].map((digest) => [digest, NOW + 3_590]),
 		);
-		// A start that would stretch the origin beyond an hour begins a new one.
+		// A start that would stretch the batch beyond an hour begins a new one.
 		await start(events, D, NOW + 3_591);
-		expect(events.origin).not.toBe(first);
-		expect(events.stored(NOW - 60)[events.origin]).toBe(`1.${NOW + 3_591}.${NOW + 3_591}.${D}`);
-		// Another process keeps the records until the origin's newest start leaves the window.
+		expect(events.batchId).not.toBe(first);
+		expect(events.valueToStore(NOW - 60)[events.batchId]).toBe(
+			`1.${NOW + 3_591}.${NOW + 3_591}.${D}`,
+		);
+		// Another process keeps the events until the batch's newest start leaves the window.
 		const reader = nodeEvents('wf', 'reader');
-		reader.absorb(events.stored(NOW - 60));
-		expect(await reader.claim(C, NOW + 3_589)).toBeUndefined();
-		expect(Object.keys(events.stored(NOW + 3_589))).toContain(first);
-		expect(Object.keys(events.stored(NOW + 3_590))).toEqual([events.origin]);
+		reader.loadStored(events.valueToStore(NOW - 60));
+		expect(await reader.reserve(C, NOW + 3_589)).toBeUndefined();
+		expect(Object.keys(events.valueToStore(NOW + 3_589))).toContain(first);
+		expect(Object.keys(events.valueToStore(NOW + 3_590))).toEqual([events.batchId]);
 		expect(
 			readStoredEvents({
 				short: '1.tooShort',
 				array: ['a'],
-				timed: `5.7.${'A'.repeat(15)}`,
+				threeParts: `5.7.${'A'.repeat(12)}`,
 				odd: '1.2.3.4',
 				backwards: `1.9.8.${A}`,
 				good: `2.3.4.${B}${C}`,
 			}),
 		).toEqual(
 			new Map([
-				[A, 7],
 				[B, 4],
 				[C, 4],
 			]),
 		);
 	});
 
-	it('keeps every stored string small: a new origin every 500 events, read by another process as it grows', async () => {
+	it('keeps every stored string small: a new batch every 500 events, read by another process as it grows', async () => {
 		const writer = nodeEvents('wf', 'writer');
 		const reader = nodeEvents('wf', 'reader');
 		for (let index = 0; index < 1_200; index++) {
 			await start(writer, `w${index}`.padEnd(12, '-'), NOW + index);
-			if (index % 300 === 0) reader.absorb(writer.stored(NOW - 60));
+			if (index % 300 === 0) reader.loadStored(writer.valueToStore(NOW - 60));
 		}
-		const stored = writer.stored(NOW - 60);
+		const stored = writer.valueToStore(NOW - 60);
 		expect(Object.values(stored).map((value) => (value as string).split('.')[0])).toEqual([
 			'500',
 			'500',
@@ -218,19 +186,19 @@ describe("one process's memory of a trigger node", () => {
 		expect(
 			Math.max(...Object.values(stored).map((value) => (value as string).length)),
 		).toBeLessThan(500 * 12 + 40);
-		reader.absorb(stored);
-		expect(readStoredEvents(reader.stored(NOW - 60)).size).toBe(1_200);
+		reader.loadStored(stored);
+		expect(readStoredEvents(reader.valueToStore(NOW - 60)).size).toBe(1_200);
 		for (const index of [0, 499, 500, 1_199])
-			expect(await reader.claim(`w${index}`.padEnd(12, '-'), NOW - 60)).toBeUndefined();
+			expect(await reader.reserve(`w${index}`.padEnd(12, '-'), NOW - 60)).toBeUndefined();
 	});
 });
 
-/** Claims and settles an event as started, as a recorded delivery does. */
+/** Reserves and releases an event as started, as a recorded delivery does. */
 async function start(
 	events: ReturnType<typeof nodeEvents>,
 	digest: string,
 	at: number,
 ): Promise<void> {
-	const claim = await events.claim(digest, at - 1);
-	events.settle(digest, claim!, true, at);
+	const reservation = await events.reserve(digest, at - 1);
+	events.release(digest, reservation!, true, at);
 }

@@ -126,7 +126,7 @@ describe('saved workflows run unchanged', () => {
 		expect(requests[0].headers.authorization).toBe(`Bearer ${sandbox.securityKey}`);
 	});
 
-	it('Performance Service Trigger (version 1.1, two events, delivery headers on)', async () => {
+	it('Performance Service Trigger (two events, delivery headers on)', async () => {
 		const saved = loadFixture('performanceServiceTrigger.json');
 		const node = packageNodeOf(saved);
 		expect(node).toMatchObject({

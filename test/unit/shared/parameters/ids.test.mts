@@ -8,7 +8,7 @@ const node: INode = {
 	id: 'n1',
 	name: 'Performance Service',
 	type: 'n8n-nodes-site-performance-security.performanceService',
-	typeVersion: 1,
+	typeVersion: 2,
 	position: [0, 0],
 	parameters: {},
 };

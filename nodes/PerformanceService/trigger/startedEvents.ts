@@ -49,15 +49,12 @@ export function eventDigest(body: IDataObject, rawBody: Buffer): string {
 	return hash.digest('base64url').slice(0, DIGEST_CHARS);
 }
 
-/** One batch as this process last saw it. */
+/** One batch as this process last saw it: the parts of its stored string. */
 interface Batch {
-	/** Digests the batch ever added, also those already dropped from `digests`. */
 	added: number;
-	/** Epoch seconds of the earliest start. */
 	first: number;
-	/** Epoch seconds of the latest start: the time every digest of the batch is kept by. */
 	newest: number;
-	/** The digests, DIGEST_CHARS each, oldest first. */
+	/** DIGEST_CHARS each, in the order they were added. */
 	digests: string;
 }
 
@@ -136,21 +133,21 @@ function newReservation(): Reservation {
 
 /** One trigger node's events in this process. */
 class NodeEvents {
-	/** The batch this process adds to; a new one once it holds BATCH_SIZE. */
+	/** The batch this process adds to; a new one once it is full or would span too long. */
 	batchId = newBatchId();
 	private readonly batches = new Map<string, Batch>();
 	/** Every event of every batch (and some already dropped from them), digest → seconds. */
 	private readonly startTimes = new Map<string, number>();
 	private readonly reserved = new Map<string, Reservation>();
-	private count = 0;
+	private eventCount = 0;
 
 	private remember(digest: string, seconds: number): void {
 		keepLatest(this.startTimes, digest, seconds);
 	}
 
 	/**
-	 * Takes in what other processes, or this node's memory before a restart, stored: only the
-	 * digests each batch added since this process last read it are read.
+	 * Loads what other processes, or this node's memory before a restart, stored: of each batch only
+	 * the digests added since this process last read it.
 	 */
 	loadStored(stored: unknown): void {
 		if (stored === null || typeof stored !== 'object' || Array.isArray(stored)) return;
@@ -163,7 +160,7 @@ class NodeEvents {
 			const added = Math.min(count, batch.added - (known?.added ?? 0));
 			for (let index = count - added; index < count; index++)
 				this.remember(digestAt(batch, index), batch.newest);
-			this.count += count - (known ? countOf(known) : 0);
+			this.eventCount += count - (known ? countOf(known) : 0);
 			this.batches.set(batchId, batch);
 		}
 	}
@@ -227,7 +224,7 @@ class NodeEvents {
 			newest: Math.max(own.newest, seconds),
 			digests: own.digests + digest,
 		});
-		this.count += 1;
+		this.eventCount += 1;
 		this.remember(digest, seconds);
 	}
 
@@ -240,7 +237,7 @@ class NodeEvents {
 		const digests = batch.digests.slice(count * DIGEST_CHARS);
 		if (digests === '' && batchId !== this.batchId) this.batches.delete(batchId);
 		else this.batches.set(batchId, { ...batch, digests });
-		this.count -= count;
+		this.eventCount -= count;
 	}
 
 	/** Forgets batches whose newest start is not after `since`, then the oldest beyond the maximum. */
@@ -250,7 +247,7 @@ class NodeEvents {
 			if (countOf(batch) > 0 && !(batch.newest > since))
 				this.dropOldest(batchId, batch, countOf(batch));
 		}
-		while (this.count > MAX_STARTED_EVENTS) {
+		while (this.eventCount > MAX_STARTED_EVENTS) {
 			let oldest: [string, Batch] | undefined;
 			for (const [batchId, batch] of this.batches) {
 				if (countOf(batch) > 0 && (!oldest || batch.newest < oldest[1].newest))

@@ -139,7 +139,7 @@ function executionCounts(outcomes: Outcome[], counts: Map<unknown, number>): num
 const count = (outcomes: Outcome[], test: (outcome: Outcome) => boolean): number =>
 	outcomes.filter(test).length;
 
-describe('n8n 2.x in queue mode (Postgres, Redis, main, worker, two webhook processes)', () => {
+describe('n8n 2.x in queue mode (Postgres, Redis, main, worker, two webhook processes behind nginx)', () => {
 	it('runs one operation of each action node on the worker', async () => {
 		const url = `${cluster.webhooks[0].origin}/webhook/${actions.path}`;
 		const run = await runActionNodes(cluster.client, cluster.sandbox, actions.id, url);

@@ -10,6 +10,8 @@ import type { CredentialIds } from '../support/n8n/examples.mts';
 import { ensureN8nInstalled } from '../support/n8n/install.mts';
 import { startN8n } from '../support/n8n/instance.mts';
 import type { N8nInstance, N8nOptions } from '../support/n8n/instance.mts';
+import { startNginx } from '../support/n8n/nginx.mts';
+import type { Nginx } from '../support/n8n/nginx.mts';
 import { startPostgres } from '../support/n8n/postgres.mts';
 import { queueProcesses } from '../support/n8n/queueProcesses.mts';
 import { startRedis } from '../support/n8n/redis.mts';
@@ -18,16 +20,19 @@ import { createSandboxCredentials, DEMO_OWNER } from '../support/n8n/stack.mts';
 /**
  * n8n 2.x in queue mode on one machine: Postgres and Redis on loopback ports, one main, one
  * worker and two `n8n webhook` processes sharing a user folder (one encryption key, the package
- * installed once as a community package), and the sandbox as the service.
+ * installed once as a community package), nginx in front of the webhook processes as the README
+ * sets it up (each webhook path to one of them), and the sandbox as the service.
  */
 export interface QueueCluster {
 	sandbox: Sandbox;
 	main: N8nInstance;
 	worker: N8nInstance;
 	webhooks: N8nInstance[];
+	/** nginx in front of the webhook processes: `${proxy.origin}/webhook/...`. */
+	proxy: Nginx;
 	client: N8nClient;
 	credentialIds: CredentialIds;
-	/** Stops both webhook processes and starts them again on the same ports. */
+	/** Stops both webhook processes (also one that was killed) and starts them again on the same ports. */
 	restartWebhooks(): Promise<void>;
 	/** The worker's log so far. */
 	workerLog(): string;
@@ -70,7 +75,13 @@ export async function startQueueCluster(): Promise<QueueCluster> {
 		const [postgres, redis, sandbox] = await Promise.all(starting);
 		await installCommunityPackage(userFolder);
 
-		const processes = await queueProcesses({ installDir, userFolder, postgres, redis });
+		const processes = await queueProcesses({
+			installDir,
+			userFolder,
+			postgres,
+			redis,
+			behindProxy: true,
+		});
 		const main = await startN8n(processes.main);
 		cleanup.add(() => main.stop());
 		const client = await N8nClient.setupOwner(main.origin, DEMO_OWNER);
@@ -78,6 +89,10 @@ export async function startQueueCluster(): Promise<QueueCluster> {
 
 		const webhookOptions = processes.webhooks;
 		const [worker, ...webhooks] = await startAll(cleanup, [processes.worker, ...webhookOptions]);
+		const proxy = await cleanup.track(
+			startNginx(webhookOptions.map((options) => options.port)),
+			(started) => started.stop(),
+		);
 		const restartWebhooks = async (): Promise<void> => {
 			await Promise.all(webhooks.map((instance) => instance.stop()));
 			const restarted = await startAll(cleanup, webhookOptions);
@@ -88,6 +103,7 @@ export async function startQueueCluster(): Promise<QueueCluster> {
 			main,
 			worker,
 			webhooks,
+			proxy,
 			client,
 			credentialIds,
 			restartWebhooks,

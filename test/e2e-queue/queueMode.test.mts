@@ -1,6 +1,9 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import type { StoredWorkflow } from '../support/n8n/client.mts';
+import type { NodeTypeDescription, StoredWorkflow } from '../support/n8n/client.mts';
 import {
 	postDelivery,
 	signDelivery,
@@ -8,6 +11,8 @@ import {
 	tampered,
 } from '../support/n8n/deliveries.mts';
 import { PERFORMANCE_TRIGGER } from '../support/n8n/examples.mts';
+import type { ProxiedRequest } from '../support/n8n/nginx.mts';
+import { ARTIFACTS_DIR } from '../support/n8n/paths.mts';
 import {
 	deliveredEventIds,
 	expectActionNodesRan,
@@ -28,8 +33,27 @@ import {
 	productionWebhookUrl,
 	waitForWebhook,
 } from '../support/n8n/webhooks.mts';
+import {
+	acknowledged,
+	deliverAsService,
+	executionsPerEvent,
+	retried,
+	saysDuplicate,
+} from './bursts.mts';
+import type { Outcome } from './bursts.mts';
 import { startQueueCluster } from './cluster.mts';
 import type { QueueCluster } from './cluster.mts';
+
+/** Deliveries of each burst through nginx, and how many the service keeps in flight. */
+const BURST = 100;
+const BURST_IN_FLIGHT = 20;
+/** The last events of a burst, sent again: where two processes' saves of the static data race. */
+const RESENT = 20;
+/** The burst during which the webhook process that owns the trigger's path is killed, at its middle. */
+const KILL_BURST = 100;
+const KILL_IN_FLIGHT = 10;
+/** What the tests measured, written to test-artifacts/ for the report. */
+const FIGURES_FILE = path.join(ARTIFACTS_DIR, 'e2e-queue-figures.json');
 
 let cluster: QueueCluster;
 let actions: StoredWorkflow & { path: string };
@@ -38,17 +62,8 @@ let poller: StoredWorkflow;
 let pollerRun: Promise<PollerResult>;
 /** The trigger's production URL on main and on each webhook process (the same path everywhere). */
 let triggerUrls: { main: string; webhooks: string[] };
-
-function saysDuplicate(text: string): boolean {
-	try {
-		const body = JSON.parse(text) as unknown;
-		return (
-			typeof body === 'object' && body !== null && 'duplicate' in body && body.duplicate === true
-		);
-	} catch {
-		return false;
-	}
-}
+let triggerDescription: NodeTypeDescription;
+const figures: Record<string, unknown> = {};
 
 function secret(): string {
 	return cluster.sandbox.signingSecret;
@@ -75,9 +90,10 @@ beforeAll(async () => {
 	trigger = await client.createWorkflow(deliveryTriggerWorkflow(credentialIds));
 	await client.publishWorkflow(trigger.id);
 
-	const description = await nodeDescription(client, PERFORMANCE_TRIGGER);
+	triggerDescription = await nodeDescription(client, PERFORMANCE_TRIGGER);
 	const triggerNode = performanceTriggerNode(trigger);
-	const urlOn = (origin: string): string => productionWebhookUrl(origin, triggerNode, description);
+	const urlOn = (origin: string): string =>
+		productionWebhookUrl(origin, triggerNode, triggerDescription);
 	triggerUrls = {
 		main: urlOn(cluster.main.origin),
 		webhooks: cluster.webhooks.map((instance) => urlOn(instance.origin)),
@@ -87,9 +103,43 @@ beforeAll(async () => {
 
 afterAll(async () => {
 	await cluster?.stop();
+	mkdirSync(ARTIFACTS_DIR, { recursive: true });
+	writeFileSync(
+		FIGURES_FILE,
+		`${JSON.stringify({ at: new Date().toISOString(), ...figures }, null, 2)}\n`,
+	);
 }, 120_000);
 
-describe('n8n 2.x in queue mode (Postgres, Redis, main, worker, two webhook processes)', () => {
+/** A new delivery trigger workflow, published, and its production URL through nginx. */
+async function publishedTriggerBehindNginx(): Promise<{ workflow: StoredWorkflow; url: string }> {
+	const workflow = await cluster.client.createWorkflow(
+		deliveryTriggerWorkflow(cluster.credentialIds),
+	);
+	await cluster.client.publishWorkflow(workflow.id);
+	const url = productionWebhookUrl(
+		cluster.proxy.origin,
+		performanceTriggerNode(workflow),
+		triggerDescription,
+	);
+	await waitForWebhook(url);
+	return { workflow, url };
+}
+
+/** The requests for `url`'s path among those nginx answered (all so far when left out). */
+function requestsFor(url: string, requests = cluster.proxy.requests()): ProxiedRequest[] {
+	const { pathname } = new URL(url);
+	return requests.filter((request) => request.uri === pathname);
+}
+
+/** Each event's executions, in the order of `outcomes`. */
+function executionCounts(outcomes: Outcome[], counts: Map<unknown, number>): number[] {
+	return outcomes.map(({ eventId }) => counts.get(eventId) ?? 0);
+}
+
+const count = (outcomes: Outcome[], test: (outcome: Outcome) => boolean): number =>
+	outcomes.filter(test).length;
+
+describe('n8n 2.x in queue mode (Postgres, Redis, main, worker, two webhook processes behind nginx)', () => {
 	it('runs one operation of each action node on the worker', async () => {
 		const url = `${cluster.webhooks[0].origin}/webhook/${actions.path}`;
 		const run = await runActionNodes(cluster.client, cluster.sandbox, actions.id, url);
@@ -149,6 +199,99 @@ describe('n8n 2.x in queue mode (Postgres, Redis, main, worker, two webhook proc
 		expect((await postDelivery(triggerUrls.webhooks[1], marker)).status).toBe(200);
 		const ids = await waitForEventExecution(cluster.client, trigger.id, marker.eventId);
 		expect(ids.filter((id) => id === event.eventId)).toHaveLength(1);
+	});
+
+	it('through nginx (each webhook path to one webhook process), starts each event of a burst once, and none of its last 20 again when they are resent', async () => {
+		const { workflow, url } = await publishedTriggerBehindNginx();
+		const events = Array.from({ length: BURST }, () => signedDelivery(secret()));
+		const burst = await deliverAsService(url, secret(), events, { inFlight: BURST_IN_FLIGHT });
+		const resent = await deliverAsService(url, secret(), events.slice(-RESENT), {
+			inFlight: RESENT,
+		});
+		const counts = await executionsPerEvent(cluster.client, workflow.id, BURST);
+		const perEvent = executionCounts(burst, counts);
+		figures.burst = {
+			deliveries: BURST,
+			inFlight: BURST_IN_FLIGHT,
+			acknowledged: count(burst, acknowledged),
+			retried: count(burst, retried),
+			executions: [...counts.values()].reduce((sum, each) => sum + each, 0),
+			resent: RESENT,
+			resentAcknowledged: count(resent, acknowledged),
+			resentDuplicateAnswers: count(resent, (outcome) => saysDuplicate(outcome.text)),
+			secondExecutions: perEvent.filter((each) => each > 1).length,
+		};
+
+		expect(count(burst, acknowledged)).toBe(BURST);
+		expect(count(resent, (outcome) => acknowledged(outcome) && saysDuplicate(outcome.text))).toBe(
+			RESENT,
+		);
+		expect(perEvent).toEqual(burst.map(() => 1));
+		expect(counts.size).toBe(BURST);
+		// One webhook process took every request of the path: only it saved the trigger's static data.
+		const ports = new Set(requestsFor(url).flatMap((request) => request.upstreamPorts));
+		expect(ports.size).toBe(1);
+	});
+
+	it('moves the path of the webhook process killed mid-burst to the other one: nothing acknowledged is lost or starts twice, every failed delivery gets a 2xx when retried', async () => {
+		const { workflow, url } = await publishedTriggerBehindNginx();
+		// The owner: the process nginx passed waitForWebhook's probe to.
+		const [ownerPort] = requestsFor(url).at(-1)?.upstreamPorts ?? [];
+		const owner = cluster.webhooks.find((instance) => instance.port === ownerPort);
+		const other = cluster.webhooks.find((instance) => instance.port !== ownerPort);
+		if (!owner || !other) throw new Error(`No webhook process on port ${ownerPort} took ${url}`);
+		const events = Array.from({ length: KILL_BURST }, () => signedDelivery(secret()));
+		let requestsBeforeKill = -1;
+		const burst = await deliverAsService(url, secret(), events, {
+			inFlight: KILL_IN_FLIGHT,
+			onAcknowledged: (acknowledgedSoFar) => {
+				if (acknowledgedSoFar !== KILL_BURST / 2) return;
+				owner.kill();
+				requestsBeforeKill = cluster.proxy.requests().length;
+			},
+		});
+		const counts = await executionsPerEvent(cluster.client, workflow.id, KILL_BURST);
+		const perEvent = executionCounts(burst, counts);
+		const proxied = cluster.proxy.requests();
+		const beforeKill = requestsFor(url, proxied.slice(0, requestsBeforeKill));
+		const afterKill = requestsFor(url, proxied.slice(requestsBeforeKill));
+		const sentOnce = burst.flatMap((outcome, index) => (retried(outcome) ? [] : [perEvent[index]]));
+		const sentAgain = burst.flatMap((outcome, index) =>
+			retried(outcome) ? [perEvent[index]] : [],
+		);
+		figures.kill = {
+			deliveries: KILL_BURST,
+			inFlight: KILL_IN_FLIGHT,
+			killedAfterAcknowledged: KILL_BURST / 2,
+			acknowledged: count(burst, acknowledged),
+			acknowledgedFirstTime: sentOnce.length,
+			retried: sentAgain.length,
+			failedAnswersAfterKill: afterKill.filter(({ status }) => status < 200 || status >= 300)
+				.length,
+			executions: perEvent.reduce((sum, each) => sum + each, 0),
+			missing: perEvent.filter((each) => each === 0).length,
+			acknowledgedFirstTimeStartedTwice: sentOnce.filter((each) => each > 1).length,
+			retriedStartedTwice: sentAgain.filter((each) => each > 1).length,
+		};
+
+		// Before the kill the owner took every request of the path; after it, the other process answered every 2xx.
+		expect(requestsBeforeKill).toBeGreaterThan(0);
+		expect(new Set(beforeKill.flatMap((request) => request.upstreamPorts))).toEqual(
+			new Set([owner.port]),
+		);
+		const answeredAfterKill = afterKill.filter(({ status }) => status >= 200 && status < 300);
+		expect(answeredAfterKill.length).toBeGreaterThan(0);
+		for (const request of answeredAfterKill) expect(request.upstreamPorts.at(-1)).toBe(other.port);
+		// The kill failed the deliveries in flight at the owner; the service's retries got each a 2xx.
+		expect(sentAgain.length).toBeGreaterThan(0);
+		expect(count(burst, acknowledged)).toBe(KILL_BURST);
+		expect(counts.size).toBe(KILL_BURST);
+		// Every event the service got a 2xx for the first time started exactly once, before and after the kill.
+		expect(sentOnce).toEqual(sentOnce.map(() => 1));
+		// A delivery the killed process was answering may have been recorded before it died, without its
+		// static data saved or its 2xx sent (n8n records, saves, then answers): its retry then starts it
+		// again at the other process, as after any crash (docs/design.md). Never lost, never a third time.
+		for (const executions of sentAgain) expect([1, 2]).toContain(executions);
 	});
 
 	it('emits each new threat once from the poller, run on the worker', async () => {

@@ -61,6 +61,8 @@ export interface N8nInstance {
 	cli(args: string[]): Promise<string>;
 	/** The last lines of n8n's log, for failure messages. */
 	logTail(lines?: number): string;
+	/** SIGKILLs n8n's process group (n8n and its task runner) at once: no answer, save or clean-up after. */
+	kill(): void;
 	stop(): Promise<void>;
 }
 
@@ -200,6 +202,7 @@ export async function startN8n(options: N8nOptions): Promise<N8nInstance> {
 		logFile,
 		cli,
 		logTail,
+		kill: () => signalGroup(child, 'SIGKILL'),
 		stop,
 	};
 }

@@ -167,3 +167,60 @@ export function isRunning(pid: number): boolean {
 	}).stdout.trim();
 	return state !== '' && !state.startsWith('Z');
 }
+
+export interface ServerOptions {
+	/** Resolves to true once the server answers (e.g. it accepts connections). */
+	ready: () => Promise<true | undefined>;
+	/** What `ready` waits for, for the timeout's message. */
+	readyWhat: string;
+	/** How to install the command, for the message when it cannot be started. */
+	installHint: string;
+	/** The signal that ends the server cleanly; SIGKILL follows after 10 s. */
+	stopSignal?: NodeJS.Signals;
+	/** What else tells why the server exited during start-up (its own log). */
+	logTail?: () => string;
+}
+
+/**
+ * Starts a server that runs in the foreground and resolves to its stop once `ready` answers; it is
+ * killed when this process exits, and stopped when it fails to start.
+ */
+export async function startServer(
+	command: string,
+	args: string[],
+	{ ready, readyWhat, installHint, stopSignal = 'SIGTERM', logTail = () => '' }: ServerOptions,
+): Promise<() => Promise<void>> {
+	const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+	let stderr = '';
+	child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+	const killOnExit = (): void => {
+		child.kill('SIGKILL');
+	};
+	process.once('exit', killOnExit);
+	const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+	const failed = new Promise<never>((_, reject) => {
+		child.once('error', (error) =>
+			reject(new Error(`${command} did not start (${installHint}): ${error.message}`)),
+		);
+		void exited.then(() => reject(new Error(`${command} exited: ${stderr}${logTail()}`)));
+	});
+	let stopping: Promise<void> | undefined;
+	const stop = (): Promise<void> => {
+		stopping ??= (async () => {
+			if (child.exitCode === null && child.signalCode === null) child.kill(stopSignal);
+			const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+			await exited;
+			clearTimeout(killer);
+			process.off('exit', killOnExit);
+		})();
+		return stopping;
+	};
+	try {
+		await Promise.race([waitFor(readyWhat, ready, { timeoutMs: 30_000 }), failed]);
+	} catch (error) {
+		await stop();
+		throw error;
+	}
+	failed.catch(() => undefined);
+	return stop;
+}

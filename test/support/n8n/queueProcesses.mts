@@ -27,6 +27,8 @@ export async function queueProcesses(options: {
 	redis: Redis;
 	/** n8n settings for every process (e.g. lazy isolates). */
 	env?: Record<string, string>;
+	/** The webhook processes are reached through one reverse proxy (nginx), which adds X-Forwarded-For. */
+	behindProxy?: boolean;
 }): Promise<QueueProcesses> {
 	const env = {
 		...options.postgres.n8nEnv,
@@ -49,6 +51,7 @@ export async function queueProcesses(options: {
 			...shared,
 			command: 'webhook',
 			port: await freePort(),
+			...(options.behindProxy ? { env: { ...env, N8N_PROXY_HOPS: '1' } } : {}),
 			logName: `webhook-${index + 1}.log`,
 		});
 	}

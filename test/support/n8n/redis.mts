@@ -1,7 +1,6 @@
-import { spawn } from 'node:child_process';
 import { createConnection } from 'node:net';
 
-import { freePort, waitFor } from './processes.mts';
+import { freePort, startServer } from './processes.mts';
 
 export interface Redis {
 	port: number;
@@ -28,7 +27,7 @@ function answersPing(port: number): Promise<true | undefined> {
 /** Starts a throw-away, memory-only Redis on 127.0.0.1 (a free port); killed when this process exits. */
 export async function startRedis(): Promise<Redis> {
 	const port = await freePort();
-	const child = spawn(
+	const stop = await startServer(
 		REDIS_SERVER,
 		[
 			'--port',
@@ -43,43 +42,11 @@ export async function startRedis(): Promise<Redis> {
 			'no',
 		],
 		{
-			stdio: ['ignore', 'ignore', 'pipe'],
+			ready: () => answersPing(port),
+			readyWhat: 'redis-server to answer PING',
+			installHint: 'apt-get install -y redis-server',
 		},
 	);
-	let stderr = '';
-	child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-	const killOnExit = (): void => {
-		child.kill('SIGKILL');
-	};
-	process.once('exit', killOnExit);
-	const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-	const failed = new Promise<never>((_, reject) => {
-		child.once('error', (error) =>
-			reject(
-				new Error(
-					`${REDIS_SERVER} did not start (apt-get install -y redis-server): ${error.message}`,
-				),
-			),
-		);
-		void exited.then(() => reject(new Error(`${REDIS_SERVER} exited: ${stderr}`)));
-	});
-	const stop = async (): Promise<void> => {
-		if (child.exitCode === null && child.signalCode === null) {
-			child.kill('SIGTERM');
-			await exited;
-		}
-		process.off('exit', killOnExit);
-	};
-	try {
-		await Promise.race([
-			waitFor('redis-server to answer PING', () => answersPing(port), { timeoutMs: 30_000 }),
-			failed,
-		]);
-	} catch (error) {
-		await stop();
-		throw error;
-	}
-	failed.catch(() => undefined);
 	return {
 		port,
 		n8nEnv: { QUEUE_BULL_REDIS_HOST: '127.0.0.1', QUEUE_BULL_REDIS_PORT: String(port) },

@@ -1,0 +1,91 @@
+import { executionDetails, nodeOutput, waitForExecutions } from '../e2e/executions.mts';
+import type { N8nClient } from '../support/n8n/client.mts';
+import { postDelivery, signDelivery } from '../support/n8n/deliveries.mts';
+import type { Delivery } from '../support/n8n/deliveries.mts';
+import { delay } from '../support/n8n/processes.mts';
+import { DELIVERY_TRIGGER_NODE } from '../support/n8n/testWorkflows.mts';
+
+/** Attempts the service makes at one delivery (performance-service-api.md: up to 5, backing off). */
+const ATTEMPTS = 5;
+/** The pause before the second attempt; it doubles before each further one. */
+const FIRST_PAUSE_MS = 500;
+
+/** What the service saw of one event's delivery. */
+export interface Outcome {
+	eventId: string;
+	/** Each attempt's status (0: no answer at all). */
+	statuses: number[];
+	/** The body of the last answer. */
+	text: string;
+}
+
+const is2xx = (status: number): boolean => status >= 200 && status < 300;
+
+/** The service got a 2xx for the event (on its last attempt: it stops at the first). */
+export const acknowledged = (outcome: Outcome): boolean => is2xx(outcome.statuses.at(-1) ?? 0);
+
+/** Its first attempt failed, so the service sent it again. */
+export const retried = (outcome: Outcome): boolean => outcome.statuses.length > 1;
+
+/** The trigger's answer to a repeat of an event it started: 200 `{"received":true,"duplicate":true}`. */
+export function saysDuplicate(text: string): boolean {
+	try {
+		const body = JSON.parse(text) as unknown;
+		return (
+			typeof body === 'object' && body !== null && 'duplicate' in body && body.duplicate === true
+		);
+	} catch {
+		return false;
+	}
+}
+
+/**
+ * Delivers the events to `url` as the service does: `inFlight` at a time, each attempt signed
+ * afresh, an event without a 2xx sent again after a pause that doubles, up to ATTEMPTS times.
+ * `onAcknowledged` hears the running count of acknowledged events, as each one is.
+ */
+export async function deliverAsService(
+	url: string,
+	secret: string,
+	events: Delivery[],
+	{ inFlight, onAcknowledged }: { inFlight: number; onAcknowledged?: (count: number) => void },
+): Promise<Outcome[]> {
+	const outcomes = events.map(({ eventId }): Outcome => ({ eventId, statuses: [], text: '' }));
+	let next = 0;
+	let acknowledgedCount = 0;
+	const sender = async (): Promise<void> => {
+		while (next < events.length) {
+			const index = next++;
+			const { body } = events[index];
+			const outcome = outcomes[index];
+			for (let attempt = 1; attempt <= ATTEMPTS && !acknowledged(outcome); attempt++) {
+				if (attempt > 1) await delay(FIRST_PAUSE_MS * 2 ** (attempt - 2));
+				const answer = await postDelivery(url, { body, headers: signDelivery(secret, body) }).catch(
+					() => ({ status: 0, text: '' }),
+				);
+				outcome.statuses.push(answer.status);
+				outcome.text = answer.text;
+			}
+			if (acknowledged(outcome)) onAcknowledged?.(++acknowledgedCount);
+		}
+	};
+	await Promise.all(Array.from({ length: inFlight }, sender));
+	return outcomes;
+}
+
+/**
+ * Waits until the delivery trigger workflow has at least `atLeast` executions, all finished, and
+ * counts them by the event each one started with.
+ */
+export async function executionsPerEvent(
+	client: N8nClient,
+	workflowId: string,
+	atLeast: number,
+): Promise<Map<unknown, number>> {
+	const executions = await waitForExecutions(client, workflowId, atLeast, 120_000);
+	const counts = new Map<unknown, number>();
+	for (const execution of await executionDetails(client, executions))
+		for (const { id } of nodeOutput(execution, DELIVERY_TRIGGER_NODE))
+			counts.set(id, (counts.get(id) ?? 0) + 1);
+	return counts;
+}

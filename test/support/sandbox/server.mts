@@ -7,6 +7,7 @@ import { MOUNTS } from './mounts.mts';
 import { handlePerformance } from './performanceRoutes.mts';
 import { performanceError, securityError } from './reply.mts';
 import type { IncomingCall, Reply } from './reply.mts';
+import { rootIndex } from './rootIndex.mts';
 import { handleSecurity } from './securityRoutes.mts';
 import type { RecordedRequest, ServiceName } from './types.mts';
 
@@ -107,7 +108,9 @@ async function handle(
 	};
 	const mount = locate(url.pathname);
 	let reply: Reply | undefined;
-	if (!mount) {
+	if (!mount && method === 'GET' && url.pathname === '/') {
+		reply = rootIndex(ctx);
+	} else if (!mount) {
 		reply = performanceError(
 			404,
 			'not_found',

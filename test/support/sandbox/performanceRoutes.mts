@@ -10,7 +10,7 @@ import { rateLimitHeaders, retryAfterHeader } from './rateLimit.mts';
 import type { LimitState } from './rateLimit.mts';
 import { jsonReply, parseObjectBody, performanceError, withHeaders } from './reply.mts';
 import type { IncomingCall, Reply } from './reply.mts';
-import { matchRoute } from './routeTable.mts';
+import { matchRoute, refusal } from './routeTable.mts';
 import type { PathParams, Route } from './routeTable.mts';
 import { queueReoptimization } from './reoptimize.mts';
 
@@ -205,17 +205,7 @@ const ROUTES: PerformanceRoute[] = [
 
 function route(ctx: SandboxContext, call: IncomingCall, scopes: readonly Scope[]): RouteResult {
 	const match = matchRoute(ROUTES, call.method, call.path);
-	if (!match) {
-		return reply(performanceError(404, 'not_found', `No route ${call.method} ${call.path}`));
-	}
-	if ('allow' in match) {
-		const refused = performanceError(
-			405,
-			'method_not_allowed',
-			`${call.method} is not allowed on ${call.path}`,
-		);
-		return reply(withHeaders(refused, { allow: match.allow.join(', ') }));
-	}
+	if (!match || 'allow' in match) return reply(refusal(match, call, performanceError));
 	const { scope, handler } = match.route;
 	if (scope && !scopes.includes(scope)) {
 		return reply(

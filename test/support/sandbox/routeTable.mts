@@ -1,3 +1,6 @@
+import { withHeaders } from './reply.mts';
+import type { ErrorReply, Reply } from './reply.mts';
+
 /**
  * One line of a route table. `path` is below the mount (`/sites/:id`); a `:name` segment matches
  * one segment of letters, digits, `_` and `-` (so an encoded `%2F` in an id matches nothing).
@@ -50,4 +53,16 @@ export function matchRoute<R extends Route>(
 			allow: onPath.map(({ route }) => route.method),
 		}
 	);
+}
+
+/** The answer to a call no route takes: 404, or 405 with `Allow` where the path has other methods. */
+export function refusal(
+	match: { allow: string[] } | undefined,
+	{ method, path }: { method: string; path: string },
+	fail: ErrorReply,
+): Reply {
+	if (!match) return fail(404, 'not_found', `No route ${method} ${path}`);
+	return withHeaders(fail(405, 'method_not_allowed', `${method} is not allowed on ${path}`), {
+		allow: match.allow.join(', '),
+	});
 }

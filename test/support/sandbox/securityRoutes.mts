@@ -3,8 +3,8 @@ import { MINUTE_MS } from './context.mts';
 import type { SandboxContext } from './context.mts';
 import { rateLimitHeaders, retryAfterHeader } from './rateLimit.mts';
 import { jsonReply, parseObjectBody, securityError, withHeaders } from './reply.mts';
-import type { IncomingCall, Reply } from './reply.mts';
-import { matchRoute } from './routeTable.mts';
+import type { ErrorReply, IncomingCall, Reply } from './reply.mts';
+import { matchRoute, refusal } from './routeTable.mts';
 import type { PathParams, Route } from './routeTable.mts';
 import { FILTERABLE } from './securityModel.mts';
 import type { SecurityRecord, SecurityResource } from './securityModel.mts';
@@ -12,14 +12,17 @@ import type { SecurityListShape } from './types.mts';
 
 export const PAGE_SIZE = { default: 10, max: 100 } as const;
 
-type Fail = (status: number, code: string, message: string) => Reply;
-
 export interface SecurityCall extends IncomingCall {
 	/** Absolute base of the security service as the client addressed it, for pagination links. */
 	publicBase: string;
 }
 
-type Handler = (ctx: SandboxContext, call: SecurityCall, fail: Fail, params: PathParams) => Reply;
+type Handler = (
+	ctx: SandboxContext,
+	call: SecurityCall,
+	fail: ErrorReply,
+	params: PathParams,
+) => Reply;
 
 interface SecurityRoute extends Route {
 	handler: Handler;
@@ -48,7 +51,7 @@ function paginateByCursor(
 	records: SecurityRecord[],
 	perPage: number,
 	call: SecurityCall,
-	fail: Fail,
+	fail: ErrorReply,
 ): Reply {
 	const cursor = call.query.get('cursor');
 	let start = 0;
@@ -69,7 +72,7 @@ function paginate(
 	resource: SecurityResource,
 	records: SecurityRecord[],
 	call: SecurityCall,
-	fail: Fail,
+	fail: ErrorReply,
 	shape: SecurityListShape,
 ): Reply {
 	const page = positiveInteger(call.query.get('page'), 1);
@@ -97,7 +100,7 @@ function paginate(
 }
 
 /** List routes are `/<resource>`. */
-function listRecords(ctx: SandboxContext, call: SecurityCall, fail: Fail): Reply {
+function listRecords(ctx: SandboxContext, call: SecurityCall, fail: ErrorReply): Reply {
 	const resource = call.path.slice(1) as SecurityResource;
 	const inOrder = filtered(ctx, resource, call.query);
 	const records =
@@ -123,7 +126,7 @@ function withoutId(body: Record<string, unknown>): Record<string, unknown> {
 	return Object.fromEntries(Object.entries(body).filter(([key]) => key !== 'id'));
 }
 
-function createSite(ctx: SandboxContext, call: SecurityCall, fail: Fail): Reply {
+function createSite(ctx: SandboxContext, call: SecurityCall, fail: ErrorReply): Reply {
 	const body = parseObjectBody(call.body);
 	if (!body) return fail(400, 'invalid_request', 'Request body must be a JSON object');
 	const { url, name } = body;
@@ -150,7 +153,7 @@ function createSite(ctx: SandboxContext, call: SecurityCall, fail: Fail): Reply 
 }
 
 /** A triggered scan runs after half of queueDelayMs and completes after the other half. */
-function triggerScan(ctx: SandboxContext, call: SecurityCall, fail: Fail): Reply {
+function triggerScan(ctx: SandboxContext, call: SecurityCall, fail: ErrorReply): Reply {
 	const body = parseObjectBody(call.body);
 	if (!body) return fail(400, 'invalid_request', 'Request body must be a JSON object');
 	const { siteId } = body;
@@ -178,7 +181,7 @@ function triggerScan(ctx: SandboxContext, call: SecurityCall, fail: Fail): Reply
 function resolveThreat(
 	ctx: SandboxContext,
 	_call: SecurityCall,
-	fail: Fail,
+	fail: ErrorReply,
 	{ id }: PathParams,
 ): Reply {
 	const threat = ctx.sec.threats.find((record) => record.id === id);
@@ -200,20 +203,14 @@ const ROUTES: SecurityRoute[] = [
 	{ method: 'GET', path: '/reports', handler: listRecords },
 ];
 
-function route(ctx: SandboxContext, call: SecurityCall, fail: Fail): Reply {
-	const { method, path } = call;
-	const match = matchRoute(ROUTES, method, path);
-	if (!match) return fail(404, 'not_found', `No route ${method} ${path}`);
-	if ('allow' in match) {
-		return withHeaders(fail(405, 'method_not_allowed', `${method} is not allowed on ${path}`), {
-			allow: match.allow.join(', '),
-		});
-	}
+function route(ctx: SandboxContext, call: SecurityCall, fail: ErrorReply): Reply {
+	const match = matchRoute(ROUTES, call.method, call.path);
+	if (!match || 'allow' in match) return refusal(match, call, fail);
 	return match.route.handler(ctx, call, fail, match.params);
 }
 
 export function handleSecurity(ctx: SandboxContext, call: SecurityCall): Reply {
-	const fail: Fail = (status, code, message) =>
+	const fail: ErrorReply = (status, code, message) =>
 		securityError(ctx.options.securityErrorShape, status, code, message);
 	const credential = readBearer(call.headers);
 	if (credential.kind === 'missing') return fail(401, 'unauthorized', 'Missing API key');

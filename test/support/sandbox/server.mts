@@ -6,7 +6,7 @@ import { faultOutcome } from './faults.mts';
 import { MOUNTS } from './mounts.mts';
 import { handlePerformance } from './performanceRoutes.mts';
 import { performanceError, securityError } from './reply.mts';
-import type { IncomingCall, Reply } from './reply.mts';
+import type { ErrorReply, IncomingCall, Reply } from './reply.mts';
 import { rootIndex } from './rootIndex.mts';
 import { handleSecurity } from './securityRoutes.mts';
 import type { RecordedRequest, ServiceName } from './types.mts';
@@ -74,10 +74,10 @@ async function answerService(
 
 	const fault = ctx.faults.take(service, call.method, call.path);
 	if (fault) {
-		const errorReply =
+		const errorReply: ErrorReply =
 			service === 'performance'
 				? performanceError
-				: (status: number, code: string, message: string) =>
+				: (status, code, message) =>
 						securityError(ctx.options.securityErrorShape, status, code, message);
 		const outcome = faultOutcome(fault, errorReply);
 		if (outcome.kind === 'drop') {

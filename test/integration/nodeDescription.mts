@@ -1,7 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
-import type { INodeProperties, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	INodeParameters,
+	INodeProperties,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { expect } from 'vitest';
 
 import { loadPackageTypes } from '../support/harness/packageTypes.mts';
@@ -29,4 +34,55 @@ export function expectIconFiles(nodeDir: string, description: INodeTypeDescripti
 /** The codex file (`<Node>.node.json`) next to a node. */
 export function readCodex<T = { node: string }>(nodeDir: string, file: string): T {
 	return JSON.parse(readFileSync(path.join(nodeDir, file), 'utf8')) as T;
+}
+
+/** One operation a node offers, as its resource's "Operation" parameter lists it. */
+export interface OfferedOperation {
+	resource: string;
+	operation: string;
+	action?: string;
+	description?: string;
+}
+
+/** Every operation of every resource, read from the node's `operation` parameters. */
+export function operationsOf(type: INodeType): OfferedOperation[] {
+	return type.description.properties
+		.filter((property) => property.name === 'operation')
+		.flatMap((property) =>
+			(property.displayOptions?.show?.resource ?? []).flatMap((resource) =>
+				(property.options as Array<{ value: string; action?: string; description?: string }>).map(
+					({ value, action, description }) => ({
+						resource: String(resource),
+						operation: value,
+						action,
+						description,
+					}),
+				),
+			),
+		);
+}
+
+/**
+ * The parameters of one operation taken from `samples` (values by parameter name): those shown
+ * for the operation. Asserts there is a sample for each required one.
+ */
+export function sampleParametersOf(
+	type: INodeType,
+	{ resource, operation }: OfferedOperation,
+	samples: INodeParameters,
+): INodeParameters {
+	const shown = type.description.properties.filter((property) => {
+		const show = property.displayOptions?.show;
+		return (
+			property.name !== 'operation' &&
+			show?.resource?.includes(resource) === true &&
+			(show.operation === undefined || show.operation.includes(operation))
+		);
+	});
+	for (const { name, required } of shown) {
+		if (required) expect(samples, `a sample value for ${name}`).toHaveProperty(name);
+	}
+	return Object.fromEntries(
+		shown.filter(({ name }) => name in samples).map(({ name }) => [name, samples[name]]),
+	);
 }

@@ -2,7 +2,7 @@ import type { INodeProperties, INodeType } from 'n8n-workflow';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { PACKAGE_NAME } from '../../support/n8n/paths.mts';
-import { expectIconFiles, nodeType, readCodex } from '../nodeDescription.mts';
+import { expectIconFiles, nodeType, operationsOf, readCodex } from '../nodeDescription.mts';
 import { NODE_DIR } from './performanceNode.mts';
 
 describe('node description', () => {
@@ -23,21 +23,17 @@ describe('node description', () => {
 		expect(node.description.defaultVersion).toBeUndefined();
 	});
 
-	it('offers exactly the published resources and operations', () => {
-		const operations = node.description.properties
-			.filter((candidate) => candidate.name === 'operation')
-			.flatMap((candidate) =>
-				(candidate.options as Array<{ value: string }>).map(
-					(option) => `${candidate.displayOptions?.show?.resource?.[0]}.${option.value}`,
-				),
-			);
-		expect(operations.sort()).toEqual([
-			'audit.getAll',
-			'site.get',
-			'site.getAll',
-			'site.reoptimize',
-			'system.getHealth',
-		]);
+	it('offers the resources and operations of the public interface', () => {
+		const offered = operationsOf(node).map(({ resource, operation }) => `${resource}.${operation}`);
+		expect(offered).toEqual(
+			expect.arrayContaining([
+				'site.getAll',
+				'site.get',
+				'site.reoptimize',
+				'audit.getAll',
+				'system.getHealth',
+			]),
+		);
 	});
 
 	it('is usable as a tool, with a subtitle, light and dark icons and a codex file', () => {
@@ -63,25 +59,19 @@ describe('node description', () => {
 		);
 	});
 
-	it('describes every operation for tools', () => {
-		const options = node.description.properties
-			.filter((p) => p.name === 'operation')
-			.flatMap(
-				(candidate) => candidate.options as Array<{ action?: string; description?: string }>,
-			);
-		expect(options.map((option) => option.action).sort()).toEqual([
-			'Get many audits',
-			'Get many sites',
-			'Get site',
-			'Get system health',
-			'Reoptimize site',
-		]);
-		for (const option of options) expect(option.description?.length).toBeGreaterThan(20);
+	it('describes every operation for tools, each with its own action', () => {
+		const offered = operationsOf(node);
+		expect(new Set(offered.map(({ action }) => action)).size).toBe(offered.length);
+		for (const { action, description } of offered) {
+			expect(action).toMatch(/^[A-Z]/);
+			expect(description?.length).toBeGreaterThan(20);
+		}
 	});
 
 	it('makes the site a resource locator with a searchable list and an ID mode', () => {
-		for (const operation of ['get', 'reoptimize']) {
-			const siteId = property('siteId', operation);
+		const siteIds = node.description.properties.filter(({ name }) => name === 'siteId');
+		expect(siteIds.length).toBeGreaterThan(0);
+		for (const siteId of siteIds) {
 			expect(siteId?.type).toBe('resourceLocator');
 			expect(siteId?.modes?.map((mode) => mode.name)).toEqual(['list', 'id']);
 			const searchMethod = siteId?.modes?.[0].typeOptions?.searchListMethod as string;

@@ -4,7 +4,13 @@ import type { INodeProperties, INodeType } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import { PACKAGE_NAME, PACKAGE_ROOT } from '../../support/n8n/paths.mts';
-import { expectIconFiles, nodeType, optionValues, readCodex } from '../nodeDescription.mts';
+import {
+	expectIconFiles,
+	nodeType,
+	operationsOf,
+	optionValues,
+	readCodex,
+} from '../nodeDescription.mts';
 
 const NODE_DIR = path.join(PACKAGE_ROOT, 'nodes/SecurityService');
 
@@ -27,21 +33,28 @@ describe('Security Service: description', () => {
 			'threat',
 			'update',
 		]);
-		expect(optionValues(property(type, 'operation', 'site')).sort()).toEqual(['create', 'getAll']);
-		expect(optionValues(property(type, 'operation', 'scan')).sort()).toEqual(['getAll', 'trigger']);
-		expect(optionValues(property(type, 'operation', 'threat')).sort()).toEqual([
-			'getAll',
-			'resolve',
-		]);
-		expect(optionValues(property(type, 'operation', 'update'))).toEqual(['getAll']);
-		expect(optionValues(property(type, 'operation', 'report'))).toEqual(['getAll']);
+		const offered = operationsOf(type).map(({ resource, operation }) => `${resource}.${operation}`);
+		expect(offered).toEqual(
+			expect.arrayContaining([
+				'site.getAll',
+				'site.create',
+				'scan.getAll',
+				'scan.trigger',
+				'threat.getAll',
+				'threat.resolve',
+				'update.getAll',
+				'report.getAll',
+			]),
+		);
 		expect(property(type, 'url')).toMatchObject({ required: true, type: 'string' });
 		expect(property(type, 'name')).toMatchObject({ type: 'string' });
 		for (const name of ['siteId', 'threatId']) {
 			expect(property(type, name)?.type).toBe('resourceLocator');
 			expect(property(type, name)?.modes?.map((mode) => mode.name)).toEqual(['list', 'id']);
 		}
-		for (const resource of ['site', 'scan', 'threat', 'update', 'report']) {
+		const getMany = operationsOf(type).filter(({ operation }) => operation === 'getAll');
+		expect(getMany.length).toBeGreaterThan(0);
+		for (const { resource } of getMany) {
 			const shown = type.description.properties.filter(
 				(candidate) =>
 					candidate.displayOptions?.show?.resource?.includes(resource) &&

@@ -182,6 +182,15 @@ describe('performance service: routes', () => {
 		expect(encoded.status).toBe(404);
 	});
 
+	it('answers 405 with Allow for a known path and 404 for an unknown one', async () => {
+		const token = sandbox.tokens.readWrite;
+		const refused = await call(sandbox.performanceUrl, '/sites', { token, method: 'DELETE' });
+		expect(refused.status).toBe(405);
+		expect(refused.headers.get('allow')).toBe('GET, POST');
+		expect(errorOf(await json(refused)).code).toBe('method_not_allowed');
+		expect((await call(sandbox.performanceUrl, '/sites/site_1/x', { token })).status).toBe(404);
+	});
+
 	it('answers 409 conflict for a duplicate hostname on create and update', async () => {
 		const token = sandbox.tokens.readWrite;
 		const created = await call(sandbox.performanceUrl, '/sites', {
@@ -577,6 +586,15 @@ describe('security service', () => {
 		).toBe(404);
 	});
 
+	it('answers 405 with Allow for a known path and 404 for an unknown one', async () => {
+		const token = sandbox.securityKey;
+		const refused = await call(sandbox.securityUrl, '/threats/thr_1/resolve', { token });
+		expect(refused.status).toBe(405);
+		expect(refused.headers.get('allow')).toBe('PATCH');
+		expect(errorOf(await json(refused)).code).toBe('method_not_allowed');
+		expect((await call(sandbox.securityUrl, '/threats/thr_1', { token })).status).toBe(404);
+	});
+
 	it('formats errors in each configured shape', async () => {
 		const notFound = (): Promise<Response> =>
 			call(sandbox.securityUrl, '/threats/thr_999/resolve', {
@@ -719,5 +737,46 @@ describe('control API', () => {
 			security_threats: 27,
 		});
 		expect(state.options).toMatchObject({ latencyMs: 0 });
+	});
+});
+
+describe('root address', () => {
+	it('names both services, the demo credentials and the control routes, all of which work', async () => {
+		const root = await fetch(`${sandbox.origin}/`);
+		expect(root.status).toBe(200);
+		const index = (await root.json()) as {
+			performance: { baseUrl: string; tokens: Array<{ name: string; token: string }> };
+			security: { baseUrl: string; key: string };
+			webhooks: { signingSecret: string };
+			control: Record<string, string>;
+		};
+		expect(index.performance.baseUrl).toBe(sandbox.performanceUrl);
+		expect(index.security.baseUrl).toBe(sandbox.securityUrl);
+		expect(index.webhooks.signingSecret).toBe(sandbox.signingSecret);
+		expect(index.performance.tokens.map(({ name }) => name).sort()).toEqual(
+			Object.keys(sandbox.tokens).sort(),
+		);
+
+		const readWrite = index.performance.tokens.find(({ name }) => name === 'readWrite');
+		const sites = await call(index.performance.baseUrl, '/sites', { token: readWrite?.token });
+		expect(sites.status).toBe(200);
+		const threats = await call(index.security.baseUrl, '/threats', { token: index.security.key });
+		expect(threats.status).toBe(200);
+
+		expect(Object.keys(index.control)).toEqual(
+			expect.arrayContaining([
+				'GET /_control/state',
+				'POST /_control/emit',
+				'POST /_control/reset',
+			]),
+		);
+		const reads = Object.keys(index.control).filter((route) =>
+			/^GET \/_control[a-z/]*$/.test(route),
+		);
+		expect(reads.length).toBeGreaterThan(5);
+		for (const route of reads) {
+			const answer = await fetch(sandbox.origin + route.slice('GET '.length));
+			expect(answer.status, route).toBe(200);
+		}
 	});
 });

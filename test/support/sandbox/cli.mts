@@ -1,17 +1,11 @@
 import { parseArgs } from 'node:util';
+import { scopesOf } from './auth.mts';
 import { startSandbox } from './index.mts';
 import { addressInUseHint } from './server.mts';
 import type { Sandbox } from './index.mts';
 import type { SandboxOptions } from './types.mts';
 
 const DEFAULT_PORT = 5680;
-
-const SCOPE_SETS: Record<keyof Sandbox['tokens'], string> = {
-	readOnly: 'sites:read audits:read',
-	readWrite: 'sites:read audits:read audits:write sites:write',
-	sitesWrite: 'sites:read sites:write',
-	noScopes: '(none)',
-};
 
 function readOptions(): SandboxOptions {
 	const { values } = parseArgs({
@@ -32,14 +26,14 @@ function readOptions(): SandboxOptions {
 function banner(sandbox: Sandbox): string {
 	const tokens = Object.entries(sandbox.tokens).map(
 		([name, token]) =>
-			`  ${name.padEnd(11)} ${token}   scopes: ${SCOPE_SETS[name as keyof Sandbox['tokens']]}`,
+			`  ${name.padEnd(11)} ${token}   scopes: ${scopesOf(token)?.join(' ') || '(none)'}`,
 	);
 	return [
 		`Service sandbox listening on ${sandbox.origin}`,
 		'',
 		`Performance service base URL: ${sandbox.performanceUrl}`,
 		`Security service base URL:    ${sandbox.securityUrl}`,
-		`Control API root:             ${sandbox.controlUrl}   (GET ${sandbox.controlUrl}/state)`,
+		`Control API root:             ${sandbox.controlUrl}   (GET ${sandbox.origin}/ lists it all)`,
 		'',
 		'Performance API tokens (Authorization: Bearer <token>):',
 		...tokens,

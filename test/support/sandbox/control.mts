@@ -2,34 +2,16 @@ import type { SandboxContext } from './context.mts';
 import { MOUNTS } from './mounts.mts';
 import { jsonReply, parseObjectBody, performanceError } from './reply.mts';
 import type { IncomingCall, Reply } from './reply.mts';
+import { matchRoute } from './routeTable.mts';
+import type { PathParams, Route } from './routeTable.mts';
 import { SECURITY_RESOURCES } from './securityModel.mts';
 import type { SecurityResource } from './securityModel.mts';
 import type { SandboxOptions } from './types.mts';
 
-const ROUTES = [
-	'GET /state',
-	'GET /requests',
-	'GET /deliveries',
-	'GET /webhooks',
-	'POST /webhooks {url, events?, secret?}',
-	'POST /webhooks/{id}/resume',
-	'DELETE /webhooks/{id}',
-	'POST /emit {type, data?}',
-	'GET /faults',
-	'POST /faults {service, method?, path, kind, times?, delayMs?}',
-	'DELETE /faults',
-	'GET /options',
-	'POST /options {partial options}',
-	'POST /reset',
-	'POST /security/{sites|scans|threats|updates|reports} {partial record}',
-	'POST /chat/incoming {any JSON}',
-	'GET /chat/messages',
-];
-
 const badRequest = (message: string): Reply => performanceError(400, 'invalid_request', message);
 const notFound = (message: string): Reply => performanceError(404, 'not_found', message);
 
-export function controlState(ctx: SandboxContext): Record<string, unknown> {
+function controlState(ctx: SandboxContext): Record<string, unknown> {
 	return {
 		origin: ctx.origin,
 		performanceUrl: ctx.origin + MOUNTS.performance,
@@ -61,7 +43,44 @@ function parseChatBody(body: string): unknown {
 	}
 }
 
-function addWebhook(ctx: SandboxContext, body: Record<string, unknown>): Reply {
+type Handler = (
+	ctx: SandboxContext,
+	call: IncomingCall,
+	body: Record<string, unknown>,
+	params: PathParams,
+) => Reply;
+
+interface ControlRoute extends Route {
+	handler: Handler;
+	/** One line for the route lists of `GET /` and `GET /_control`. */
+	does: string;
+}
+
+function listRoutes(): Reply {
+	return jsonReply(200, { routes: controlRouteList() });
+}
+
+function state(ctx: SandboxContext): Reply {
+	return jsonReply(200, controlState(ctx));
+}
+
+function listRequests(ctx: SandboxContext): Reply {
+	return jsonReply(200, { requests: ctx.requests });
+}
+
+function listDeliveries(ctx: SandboxContext): Reply {
+	return jsonReply(200, { deliveries: ctx.deliveries });
+}
+
+function listWebhooks(ctx: SandboxContext): Reply {
+	return jsonReply(200, { endpoints: ctx.webhooks.states() });
+}
+
+function addWebhook(
+	ctx: SandboxContext,
+	_call: IncomingCall,
+	body: Record<string, unknown>,
+): Reply {
 	const { url, events, secret } = body;
 	if (typeof url !== 'string') return badRequest('url is required');
 	if (
@@ -76,87 +95,130 @@ function addWebhook(ctx: SandboxContext, body: Record<string, unknown>): Reply {
 	return jsonReply(201, { id });
 }
 
-/** Throws for invalid input; handleControl turns that into a 400. */
-function route(ctx: SandboxContext, call: IncomingCall, body: Record<string, unknown>): Reply {
-	const { method, path } = call;
-	const key = `${method} ${path}`;
-	switch (key) {
-		case 'GET /':
-			return jsonReply(200, {
-				routes: ROUTES.map((route) => route.replace(' /', ` ${MOUNTS.control}/`)),
-			});
-		case 'GET /state':
-			return jsonReply(200, controlState(ctx));
-		case 'GET /requests':
-			return jsonReply(200, { requests: ctx.requests });
-		case 'GET /deliveries':
-			return jsonReply(200, { deliveries: ctx.deliveries });
-		case 'GET /webhooks':
-			return jsonReply(200, { endpoints: ctx.webhooks.states() });
-		case 'POST /webhooks':
-			return addWebhook(ctx, body);
-		case 'POST /emit': {
-			const { type, data } = body;
-			if (
-				data !== undefined &&
-				!(typeof data === 'object' && data !== null && !Array.isArray(data))
-			) {
-				return badRequest('data must be an object');
-			}
-			const event = ctx.emit(String(type), data as Record<string, unknown> | undefined);
-			return jsonReply(202, { id: event.id, event });
-		}
-		case 'GET /faults':
-			return jsonReply(200, { faults: ctx.faults.list() });
-		case 'POST /faults':
-			ctx.faults.add(body);
-			return jsonReply(201, { faults: ctx.faults.list() });
-		case 'DELETE /faults':
-			ctx.faults.clear();
-			return jsonReply(200, { faults: [] });
-		case 'GET /options':
-			return jsonReply(200, { options: ctx.options });
-		case 'POST /options':
-			ctx.setOptions(body as SandboxOptions);
-			return jsonReply(200, { options: ctx.options });
-		case 'POST /reset':
-			ctx.reset();
-			return jsonReply(200, { ok: true });
-		case 'POST /chat/incoming':
-			ctx.chat.push({ receivedAt: new Date().toISOString(), body: parseChatBody(call.body) });
-			return jsonReply(200, { ok: true });
-		case 'GET /chat/messages':
-			return jsonReply(200, { messages: ctx.chat });
-	}
+function resumeWebhook(
+	ctx: SandboxContext,
+	_call: IncomingCall,
+	_body: Record<string, unknown>,
+	{ id }: PathParams,
+): Reply {
+	const state = ctx.webhooks.resume(id);
+	return state ? jsonReply(200, state) : notFound(`Webhook endpoint ${id} was not found`);
+}
 
-	const webhook = /^\/webhooks\/([A-Za-z0-9_-]+)(\/resume)?$/.exec(path);
-	if (webhook && method === 'POST' && webhook[2]) {
-		const state = ctx.webhooks.resume(webhook[1]);
-		return state ? jsonReply(200, state) : notFound(`Webhook endpoint ${webhook[1]} was not found`);
-	}
-	if (webhook && method === 'DELETE' && !webhook[2]) {
-		return ctx.webhooks.remove(webhook[1])
-			? jsonReply(200, { ok: true })
-			: notFound(`Webhook endpoint ${webhook[1]} was not found`);
-	}
+function removeWebhook(
+	ctx: SandboxContext,
+	_call: IncomingCall,
+	_body: Record<string, unknown>,
+	{ id }: PathParams,
+): Reply {
+	return ctx.webhooks.remove(id)
+		? jsonReply(200, { ok: true })
+		: notFound(`Webhook endpoint ${id} was not found`);
+}
 
-	const security = /^\/security\/([a-z]+)$/.exec(path);
-	if (
-		security &&
-		method === 'POST' &&
-		(SECURITY_RESOURCES as readonly string[]).includes(security[1])
-	) {
-		return jsonReply(201, ctx.addSecurityRecord(security[1] as SecurityResource, body));
+function emit(ctx: SandboxContext, _call: IncomingCall, body: Record<string, unknown>): Reply {
+	const { type, data } = body;
+	if (data !== undefined && !(typeof data === 'object' && data !== null && !Array.isArray(data))) {
+		return badRequest('data must be an object');
 	}
-	return notFound(`No control route ${method} ${path}`);
+	const event = ctx.emit(String(type), data as Record<string, unknown> | undefined);
+	return jsonReply(202, { id: event.id, event });
+}
+
+function listFaults(ctx: SandboxContext): Reply {
+	return jsonReply(200, { faults: ctx.faults.list() });
+}
+
+function addFault(ctx: SandboxContext, _call: IncomingCall, body: Record<string, unknown>): Reply {
+	ctx.faults.add(body);
+	return jsonReply(201, { faults: ctx.faults.list() });
+}
+
+function clearFaults(ctx: SandboxContext): Reply {
+	ctx.faults.clear();
+	return jsonReply(200, { faults: [] });
+}
+
+function readOptions(ctx: SandboxContext): Reply {
+	return jsonReply(200, { options: ctx.options });
+}
+
+function changeOptions(
+	ctx: SandboxContext,
+	_call: IncomingCall,
+	body: Record<string, unknown>,
+): Reply {
+	ctx.setOptions(body as SandboxOptions);
+	return jsonReply(200, { options: ctx.options });
+}
+
+function reset(ctx: SandboxContext): Reply {
+	ctx.reset();
+	return jsonReply(200, { ok: true });
+}
+
+function addSecurityRecord(
+	ctx: SandboxContext,
+	call: IncomingCall,
+	body: Record<string, unknown>,
+	{ resource }: PathParams,
+): Reply {
+	if (!(SECURITY_RESOURCES as readonly string[]).includes(resource)) {
+		return notFound(`No control route ${call.method} ${call.path}`);
+	}
+	return jsonReply(201, ctx.addSecurityRecord(resource as SecurityResource, body));
+}
+
+function receiveChatMessage(ctx: SandboxContext, call: IncomingCall): Reply {
+	ctx.chat.push({ receivedAt: new Date().toISOString(), body: parseChatBody(call.body) });
+	return jsonReply(200, { ok: true });
+}
+
+function listChatMessages(ctx: SandboxContext): Reply {
+	return jsonReply(200, { messages: ctx.chat });
+}
+
+/** Handlers throw for invalid input; handleControl turns that into a 400. */
+// prettier-ignore
+const ROUTES: ControlRoute[] = [
+	{ method: 'GET', path: '/', handler: listRoutes, does: 'this list' },
+	{ method: 'GET', path: '/state', handler: state, does: 'URLs, options, endpoints, notices, faults, queue, counts' },
+	{ method: 'GET', path: '/requests', handler: listRequests, does: 'service requests received, each with its answer status' },
+	{ method: 'GET', path: '/deliveries', handler: listDeliveries, does: 'webhook delivery attempts' },
+	{ method: 'GET', path: '/webhooks', handler: listWebhooks, does: 'registered webhook endpoints' },
+	{ method: 'POST', path: '/webhooks', handler: addWebhook, does: 'register an endpoint {url, events?, secret?}' },
+	{ method: 'POST', path: '/webhooks/:id/resume', handler: resumeWebhook, does: 'resume a paused endpoint' },
+	{ method: 'DELETE', path: '/webhooks/:id', handler: removeWebhook, does: 'remove an endpoint' },
+	{ method: 'POST', path: '/emit', handler: emit, does: 'deliver a webhook event now {type, data?}' },
+	{ method: 'GET', path: '/faults', handler: listFaults, does: 'injected faults' },
+	{ method: 'POST', path: '/faults', handler: addFault, does: 'add a fault {service, method?, path, kind, times?, delayMs?}' },
+	{ method: 'DELETE', path: '/faults', handler: clearFaults, does: 'clear the faults' },
+	{ method: 'GET', path: '/options', handler: readOptions, does: 'current options' },
+	{ method: 'POST', path: '/options', handler: changeOptions, does: 'change options {partial options}' },
+	{ method: 'POST', path: '/reset', handler: reset, does: 'restore seeds and options; clear records, limits, faults, endpoints' },
+	{ method: 'POST', path: '/security/:resource', handler: addSecurityRecord, does: 'add a site, scan, threat, update or report {partial record}' },
+	{ method: 'POST', path: '/chat/incoming', handler: receiveChatMessage, does: 'chat sink of the example workflows {any JSON}' },
+	{ method: 'GET', path: '/chat/messages', handler: listChatMessages, does: 'messages the chat sink received' },
+];
+
+/** `{ "GET /_control/state": "what it does", … }` */
+export function controlRouteList(): Record<string, string> {
+	return Object.fromEntries(
+		ROUTES.map(({ method, path, does }) => [
+			`${method} ${MOUNTS.control}${path === '/' ? '' : path}`,
+			does,
+		]),
+	);
 }
 
 export function handleControl(ctx: SandboxContext, call: IncomingCall): Reply {
 	const isChat = call.path === '/chat/incoming';
 	const body = isChat ? {} : parseObjectBody(call.body);
 	if (!body) return badRequest('Request body must be a JSON object');
+	const match = matchRoute(ROUTES, call.method, call.path);
+	if (!match || 'allow' in match) return notFound(`No control route ${call.method} ${call.path}`);
 	try {
-		return route(ctx, call, body);
+		return match.route.handler(ctx, call, body, match.params);
 	} catch (error) {
 		return badRequest(error instanceof Error ? error.message : String(error));
 	}

@@ -1,4 +1,4 @@
-import { textReply, type Reply } from './reply.mts';
+import { textReply, type ErrorReply, type Reply } from './reply.mts';
 import type { FaultKind, FaultRoute, ServiceName } from './types.mts';
 
 export const DEFAULT_SLOW_MS = 3000;
@@ -16,7 +16,6 @@ export type FaultOutcome =
 	| { kind: 'reply'; reply: Reply }
 	| { kind: 'drop' }
 	| { kind: 'delay'; ms: number };
-export type ErrorReply = (status: number, code: string, message: string) => Reply;
 
 interface ActiveFault {
 	route: FaultRoute;

@@ -10,6 +10,8 @@ import { rateLimitHeaders, retryAfterHeader } from './rateLimit.mts';
 import type { LimitState } from './rateLimit.mts';
 import { jsonReply, parseObjectBody, performanceError, withHeaders } from './reply.mts';
 import type { IncomingCall, Reply } from './reply.mts';
+import { matchRoute, refusal } from './routeTable.mts';
+import type { PathParams, Route } from './routeTable.mts';
 import { queueReoptimization } from './reoptimize.mts';
 
 export const AUDIT_LIMIT = { default: 20, min: 1, max: 100 } as const;
@@ -21,16 +23,14 @@ interface RouteResult {
 	limit?: LimitState;
 }
 
-type Handler = (ctx: SandboxContext, call: IncomingCall, params: string[]) => RouteResult;
+type Handler = (ctx: SandboxContext, call: IncomingCall, params: PathParams) => RouteResult;
 
-interface Route {
-	method: string;
-	pattern: RegExp;
+interface PerformanceRoute extends Route {
+	/** The token scope the route needs; null: any valid token. */
 	scope: Scope | null;
 	handler: Handler;
 }
 
-const ID = '([A-Za-z0-9_-]+)';
 const HOSTNAME =
 	/^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
 
@@ -90,14 +90,16 @@ function readSiteFields(
 	return fields;
 }
 
-const listSites: Handler = (ctx) => reply(jsonReply(200, { sites: ctx.perf.sites.map(siteView) }));
+function listSites(ctx: SandboxContext): RouteResult {
+	return reply(jsonReply(200, { sites: ctx.perf.sites.map(siteView) }));
+}
 
-const getSite: Handler = (ctx, _call, [id]) => {
+function getSite(ctx: SandboxContext, _call: IncomingCall, { id }: PathParams): RouteResult {
 	const site = findSite(ctx, id);
 	return site ? reply(jsonReply(200, siteDetailView(site))) : siteNotFound(id);
-};
+}
 
-const createSite: Handler = (ctx, call) => {
+function createSite(ctx: SandboxContext, call: IncomingCall): RouteResult {
 	const body = parseObjectBody(call.body);
 	if (!body) return invalid('Request body must be a JSON object');
 	const fields = readSiteFields(body, true);
@@ -130,9 +132,9 @@ const createSite: Handler = (ctx, call) => {
 	ctx.perf.sites.push(site);
 	ctx.publish('site.added', payloads.siteAdded(site), site, `Site ${site.name} was added`);
 	return { reply: jsonReply(201, siteView(site)), limit };
-};
+}
 
-const updateSite: Handler = (ctx, call, [id]) => {
+function updateSite(ctx: SandboxContext, call: IncomingCall, { id }: PathParams): RouteResult {
 	const site = findSite(ctx, id);
 	if (!site) return siteNotFound(id);
 	const body = parseObjectBody(call.body);
@@ -150,9 +152,9 @@ const updateSite: Handler = (ctx, call, [id]) => {
 		`Site updated: ${Object.keys(fields).join(', ') || 'no changes'}`,
 	);
 	return reply(jsonReply(200, siteView(site)));
-};
+}
 
-const reoptimize: Handler = (ctx, _call, [id]) => {
+function reoptimize(ctx: SandboxContext, _call: IncomingCall, { id }: PathParams): RouteResult {
 	const site = findSite(ctx, id);
 	if (!site) return siteNotFound(id);
 	const perHour = ctx.options.limits.reoptimizationsPerHour;
@@ -164,9 +166,9 @@ const reoptimize: Handler = (ctx, _call, [id]) => {
 		);
 	}
 	return { reply: jsonReply(200, { ok: true, queued: queueReoptimization(ctx, site) }), limit };
-};
+}
 
-const listAudits: Handler = (ctx, call) => {
+function listAudits(ctx: SandboxContext, call: IncomingCall): RouteResult {
 	const raw = call.query.get('limit');
 	const limit = raw === null ? AUDIT_LIMIT.default : /^\d+$/.test(raw) ? Number(raw) : NaN;
 	if (!(limit >= AUDIT_LIMIT.min && limit <= AUDIT_LIMIT.max)) {
@@ -177,10 +179,10 @@ const listAudits: Handler = (ctx, call) => {
 		.flatMap((site) => site.audits)
 		.sort((a, b) => b.createdAt.localeCompare(a.createdAt) || sequence(b.id) - sequence(a.id));
 	return reply(jsonReply(200, { audits: audits.slice(0, limit), limit }));
-};
+}
 
-const system: Handler = (ctx) =>
-	reply(
+function system(ctx: SandboxContext): RouteResult {
+	return reply(
 		jsonReply(200, {
 			status: 'ok',
 			version: SERVICE_VERSION,
@@ -188,63 +190,31 @@ const system: Handler = (ctx) =>
 			time: new Date().toISOString(),
 		}),
 	);
+}
 
 const { sitesRead, sitesWrite, auditsRead, auditsWrite } = PERFORMANCE_SCOPES;
-const ROUTES: Route[] = [
-	{ method: 'GET', pattern: /^\/sites$/, scope: sitesRead, handler: listSites },
-	{ method: 'POST', pattern: /^\/sites$/, scope: sitesWrite, handler: createSite },
-	{ method: 'GET', pattern: new RegExp(`^/sites/${ID}$`), scope: sitesRead, handler: getSite },
-	{
-		method: 'PATCH',
-		pattern: new RegExp(`^/sites/${ID}$`),
-		scope: sitesWrite,
-		handler: updateSite,
-	},
-	{
-		method: 'POST',
-		pattern: new RegExp(`^/sites/${ID}/reoptimize$`),
-		scope: auditsWrite,
-		handler: reoptimize,
-	},
-	{ method: 'GET', pattern: /^\/audits-list$/, scope: auditsRead, handler: listAudits },
-	{ method: 'GET', pattern: /^\/system$/, scope: null, handler: system },
+const ROUTES: PerformanceRoute[] = [
+	{ method: 'GET', path: '/sites', scope: sitesRead, handler: listSites },
+	{ method: 'POST', path: '/sites', scope: sitesWrite, handler: createSite },
+	{ method: 'GET', path: '/sites/:id', scope: sitesRead, handler: getSite },
+	{ method: 'PATCH', path: '/sites/:id', scope: sitesWrite, handler: updateSite },
+	{ method: 'POST', path: '/sites/:id/reoptimize', scope: auditsWrite, handler: reoptimize },
+	{ method: 'GET', path: '/audits-list', scope: auditsRead, handler: listAudits },
+	{ method: 'GET', path: '/system', scope: null, handler: system },
 ];
 
 function route(ctx: SandboxContext, call: IncomingCall, scopes: readonly Scope[]): RouteResult {
-	const matching = ROUTES.filter((candidate) => candidate.pattern.test(call.path));
-	if (matching.length === 0) {
-		return reply(performanceError(404, 'not_found', `No route ${call.method} ${call.path}`));
-	}
-	const match = matching.find((candidate) => candidate.method === call.method);
-	if (!match) {
-		const allow = matching.map((candidate) => candidate.method).join(', ');
+	const match = matchRoute(ROUTES, call.method, call.path);
+	if (!match || 'allow' in match) return reply(refusal(match, call, performanceError));
+	const { scope, handler } = match.route;
+	if (scope && !scopes.includes(scope)) {
 		return reply(
-			withHeaders(
-				performanceError(
-					405,
-					'method_not_allowed',
-					`${call.method} is not allowed on ${call.path}`,
-				),
-				{
-					allow,
-				},
-			),
+			performanceError(403, 'insufficient_scope', `This operation requires the scope ${scope}`, {
+				required_scope: scope,
+			}),
 		);
 	}
-	if (match.scope && !scopes.includes(match.scope)) {
-		return reply(
-			performanceError(
-				403,
-				'insufficient_scope',
-				`This operation requires the scope ${match.scope}`,
-				{
-					required_scope: match.scope,
-				},
-			),
-		);
-	}
-	const params = match.pattern.exec(call.path)?.slice(1) ?? [];
-	return match.handler(ctx, call, params);
+	return handler(ctx, call, match.params);
 }
 
 export function handlePerformance(ctx: SandboxContext, call: IncomingCall): Reply {

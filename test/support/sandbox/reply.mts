@@ -17,6 +17,9 @@ export interface IncomingCall {
 	body: string;
 }
 
+/** A service's error answer, in the performance format or the security one. */
+export type ErrorReply = (status: number, code: string, message: string) => Reply;
+
 export function jsonReply(
 	status: number,
 	value: unknown,

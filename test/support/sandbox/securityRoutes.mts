@@ -3,18 +3,29 @@ import { MINUTE_MS } from './context.mts';
 import type { SandboxContext } from './context.mts';
 import { rateLimitHeaders, retryAfterHeader } from './rateLimit.mts';
 import { jsonReply, parseObjectBody, securityError, withHeaders } from './reply.mts';
-import type { IncomingCall, Reply } from './reply.mts';
-import { FILTERABLE, SECURITY_RESOURCES } from './securityModel.mts';
+import type { ErrorReply, IncomingCall, Reply } from './reply.mts';
+import { matchRoute, refusal } from './routeTable.mts';
+import type { PathParams, Route } from './routeTable.mts';
+import { FILTERABLE } from './securityModel.mts';
 import type { SecurityRecord, SecurityResource } from './securityModel.mts';
 import type { SecurityListShape } from './types.mts';
 
 export const PAGE_SIZE = { default: 10, max: 100 } as const;
 
-type Fail = (status: number, code: string, message: string) => Reply;
-
 export interface SecurityCall extends IncomingCall {
 	/** Absolute base of the security service as the client addressed it, for pagination links. */
 	publicBase: string;
+}
+
+type Handler = (
+	ctx: SandboxContext,
+	call: SecurityCall,
+	fail: ErrorReply,
+	params: PathParams,
+) => Reply;
+
+interface SecurityRoute extends Route {
+	handler: Handler;
 }
 
 function filtered(
@@ -40,7 +51,7 @@ function paginateByCursor(
 	records: SecurityRecord[],
 	perPage: number,
 	call: SecurityCall,
-	fail: Fail,
+	fail: ErrorReply,
 ): Reply {
 	const cursor = call.query.get('cursor');
 	let start = 0;
@@ -61,7 +72,7 @@ function paginate(
 	resource: SecurityResource,
 	records: SecurityRecord[],
 	call: SecurityCall,
-	fail: Fail,
+	fail: ErrorReply,
 	shape: SecurityListShape,
 ): Reply {
 	const page = positiveInteger(call.query.get('page'), 1);
@@ -88,12 +99,9 @@ function paginate(
 	);
 }
 
-function list(
-	ctx: SandboxContext,
-	resource: SecurityResource,
-	call: SecurityCall,
-	fail: Fail,
-): Reply {
+/** List routes are `/<resource>`. */
+function listRecords(ctx: SandboxContext, call: SecurityCall, fail: ErrorReply): Reply {
+	const resource = call.path.slice(1) as SecurityResource;
 	const inOrder = filtered(ctx, resource, call.query);
 	const records =
 		ctx.options.securityListOrder === 'newestFirst' ? [...inOrder].reverse() : inOrder;
@@ -118,7 +126,7 @@ function withoutId(body: Record<string, unknown>): Record<string, unknown> {
 	return Object.fromEntries(Object.entries(body).filter(([key]) => key !== 'id'));
 }
 
-function createSite(ctx: SandboxContext, call: SecurityCall, fail: Fail): Reply {
+function createSite(ctx: SandboxContext, call: SecurityCall, fail: ErrorReply): Reply {
 	const body = parseObjectBody(call.body);
 	if (!body) return fail(400, 'invalid_request', 'Request body must be a JSON object');
 	const { url, name } = body;
@@ -145,7 +153,7 @@ function createSite(ctx: SandboxContext, call: SecurityCall, fail: Fail): Reply 
 }
 
 /** A triggered scan runs after half of queueDelayMs and completes after the other half. */
-function triggerScan(ctx: SandboxContext, call: SecurityCall, fail: Fail): Reply {
+function triggerScan(ctx: SandboxContext, call: SecurityCall, fail: ErrorReply): Reply {
 	const body = parseObjectBody(call.body);
 	if (!body) return fail(400, 'invalid_request', 'Request body must be a JSON object');
 	const { siteId } = body;
@@ -170,7 +178,12 @@ function triggerScan(ctx: SandboxContext, call: SecurityCall, fail: Fail): Reply
 	return jsonReply(202, { ...scan });
 }
 
-function resolveThreat(ctx: SandboxContext, id: string, fail: Fail): Reply {
+function resolveThreat(
+	ctx: SandboxContext,
+	_call: SecurityCall,
+	fail: ErrorReply,
+	{ id }: PathParams,
+): Reply {
 	const threat = ctx.sec.threats.find((record) => record.id === id);
 	if (!threat) return fail(404, 'not_found', `Threat ${id} was not found`);
 	if (threat.status === 'resolved')
@@ -179,34 +192,25 @@ function resolveThreat(ctx: SandboxContext, id: string, fail: Fail): Reply {
 	return jsonReply(200, threat);
 }
 
-function isResource(value: string): value is SecurityResource {
-	return (SECURITY_RESOURCES as readonly string[]).includes(value);
-}
+const ROUTES: SecurityRoute[] = [
+	{ method: 'GET', path: '/sites', handler: listRecords },
+	{ method: 'POST', path: '/sites', handler: createSite },
+	{ method: 'GET', path: '/scans', handler: listRecords },
+	{ method: 'POST', path: '/scans/trigger', handler: triggerScan },
+	{ method: 'GET', path: '/threats', handler: listRecords },
+	{ method: 'PATCH', path: '/threats/:id/resolve', handler: resolveThreat },
+	{ method: 'GET', path: '/updates', handler: listRecords },
+	{ method: 'GET', path: '/reports', handler: listRecords },
+];
 
-function route(ctx: SandboxContext, call: SecurityCall, fail: Fail): Reply {
-	const { method, path } = call;
-	const listMatch = /^\/([a-z]+)$/.exec(path);
-	const resolveMatch = /^\/threats\/([A-Za-z0-9_-]+)\/resolve$/.exec(path);
-	const allowed: string[] = [];
-	if (listMatch && isResource(listMatch[1])) {
-		if (method === 'GET') return list(ctx, listMatch[1], call, fail);
-		if (method === 'POST' && listMatch[1] === 'sites') return createSite(ctx, call, fail);
-		allowed.push('GET', ...(listMatch[1] === 'sites' ? ['POST'] : []));
-	} else if (path === '/scans/trigger') {
-		if (method === 'POST') return triggerScan(ctx, call, fail);
-		allowed.push('POST');
-	} else if (resolveMatch) {
-		if (method === 'PATCH') return resolveThreat(ctx, resolveMatch[1], fail);
-		allowed.push('PATCH');
-	}
-	if (allowed.length === 0) return fail(404, 'not_found', `No route ${method} ${path}`);
-	return withHeaders(fail(405, 'method_not_allowed', `${method} is not allowed on ${path}`), {
-		allow: allowed.join(', '),
-	});
+function route(ctx: SandboxContext, call: SecurityCall, fail: ErrorReply): Reply {
+	const match = matchRoute(ROUTES, call.method, call.path);
+	if (!match || 'allow' in match) return refusal(match, call, fail);
+	return match.route.handler(ctx, call, fail, match.params);
 }
 
 export function handleSecurity(ctx: SandboxContext, call: SecurityCall): Reply {
-	const fail: Fail = (status, code, message) =>
+	const fail: ErrorReply = (status, code, message) =>
 		securityError(ctx.options.securityErrorShape, status, code, message);
 	const credential = readBearer(call.headers);
 	if (credential.kind === 'missing') return fail(401, 'unauthorized', 'Missing API key');

@@ -6,7 +6,8 @@ import { faultOutcome } from './faults.mts';
 import { MOUNTS } from './mounts.mts';
 import { handlePerformance } from './performanceRoutes.mts';
 import { performanceError, securityError } from './reply.mts';
-import type { IncomingCall, Reply } from './reply.mts';
+import type { ErrorReply, IncomingCall, Reply } from './reply.mts';
+import { rootIndex } from './rootIndex.mts';
 import { handleSecurity } from './securityRoutes.mts';
 import type { RecordedRequest, ServiceName } from './types.mts';
 
@@ -73,10 +74,10 @@ async function answerService(
 
 	const fault = ctx.faults.take(service, call.method, call.path);
 	if (fault) {
-		const errorReply =
+		const errorReply: ErrorReply =
 			service === 'performance'
 				? performanceError
-				: (status: number, code: string, message: string) =>
+				: (status, code, message) =>
 						securityError(ctx.options.securityErrorShape, status, code, message);
 		const outcome = faultOutcome(fault, errorReply);
 		if (outcome.kind === 'drop') {
@@ -107,7 +108,9 @@ async function handle(
 	};
 	const mount = locate(url.pathname);
 	let reply: Reply | undefined;
-	if (!mount) {
+	if (!mount && method === 'GET' && url.pathname === '/') {
+		reply = rootIndex(ctx);
+	} else if (!mount) {
 		reply = performanceError(
 			404,
 			'not_found',

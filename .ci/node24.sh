@@ -23,7 +23,7 @@ node24_use() {
 	node24_home="$node24_prefix/node_modules/node-$node24_platform"
 	if [ ! -x "$node24_home/bin/node" ]; then
 		echo "::: fetching Node $NODE24_VERSION (node-$node24_platform) from the npm registry into $node24_prefix"
-		mkdir -p "$node24_prefix" || {
+		mkdir -p "$node24_prefix" 2>/dev/null || {
 			echo "$node24_hint: $node24_prefix cannot be created (set XDG_CACHE_HOME to a writable folder), or install Node 24 (.nvmrc)" >&2
 			return 1
 		}

@@ -1,11 +1,11 @@
 /**
  * The set-up's one-line hints and its watch on a quiet npm: a stalled install names npm's last
- * lines and their likely cause; `pretest`/`prestart` say what to run first; a busy port or a
- * running `npm start` is named before anything starts; n8n's failure shows this start's log only;
- * stopping no longer waits on `ps` itself.
+ * lines and their likely cause; a busy port or a running `npm start` is named before anything
+ * starts; n8n's failure shows this start's log only; stopping no longer waits on `ps` itself.
+ * What the scripts say on an old Node: setupNode24.test.mts.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { Server } from 'node:net';
 import os from 'node:os';
@@ -20,7 +20,6 @@ import { PACKAGE_ROOT } from '../support/n8n/paths.mts';
 import { CommandFailed, freePort, runCommand } from '../support/n8n/processes.mts';
 import { startProblem } from '../support/setup/startPreflight.mts';
 
-const CHECK_SETUP = path.join(PACKAGE_ROOT, 'test/support/setup/checkSetup.mjs');
 const TLS_LINE =
 	'npm http fetch GET https://registry.npmjs.org/n8n attempt 1 failed with SELF_SIGNED_CERT_IN_CHAIN';
 
@@ -101,42 +100,6 @@ describe('a quiet command', () => {
 		);
 		expect(report).toContain(`npm's last lines:\n    ${TLS_LINE}`);
 	});
-});
-
-describe('pretest / prestart (checkSetup.mjs)', () => {
-	it('passes quietly when the packages are installed on a recent Node', () => {
-		const result = run(process.execPath, [CHECK_SETUP, 'vitest']);
-		expect(result.status).toBe(0);
-		expect(result.stderr).toBe('');
-	});
-
-	it('says to run npm ci when a package or node_modules is missing', () => {
-		const missing = run(process.execPath, [CHECK_SETUP, 'no-such-package']);
-		expect(missing.status).toBe(1);
-		expect(missing.stderr).toBe('no-such-package not installed: run `npm ci` first\n');
-
-		const bare = path.join(dir, 'clone');
-		mkdirSync(path.join(bare, 'test/support/setup'), { recursive: true });
-		cpSync(CHECK_SETUP, path.join(bare, 'test/support/setup/checkSetup.mjs'));
-		const fresh = run(process.execPath, [
-			path.join(bare, 'test/support/setup/checkSetup.mjs'),
-			'vitest',
-		]);
-		expect(fresh.stderr).toBe('node_modules is missing: run `npm ci` first\n');
-	});
-
-	const oldNode = '/usr/bin/node';
-	const oldVersion = spawnSync(oldNode, ['--version'], { encoding: 'utf8' }).stdout?.trim() ?? '';
-	it.skipIf(!/^v(1\d|20|21|22\.(\d|1[0-7]))\./.test(oldVersion))(
-		`says to source .ci/node24.sh on an older Node (${oldVersion || 'none here'})`,
-		() => {
-			const result = run(oldNode, [CHECK_SETUP, 'gulp', 'typescript']);
-			expect(result.status).toBe(1);
-			expect(result.stderr).toBe(
-				`Node ${oldVersion} is older than 22.18, which the scripts need: run \`source .ci/node24.sh\` first (it puts Node 24 on PATH)\n`,
-			);
-		},
-	);
 });
 
 describe('before npm start starts anything', () => {

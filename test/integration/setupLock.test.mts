@@ -172,12 +172,39 @@ describe('the lock of a Node release folder', () => {
 			startedAt: new Date().toISOString(),
 		});
 
+		// The progress lines go to stderr, which vitest does not silence: kept here and checked.
+		const lines: string[] = [];
+		const stderr = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
+			lines.push(String(chunk));
+			return true;
+		});
 		const started = Date.now();
-		const binary = await ensureNodeInstalled('22.0.0');
-		expect(binary).toContain(path.join('node-22.0.0', 'node_modules', 'node'));
+		let binary: string;
+		try {
+			binary = await ensureNodeInstalled('22.0.0');
+		} finally {
+			stderr.mockRestore();
+		}
+		expect(binary).toBe(
+			path.join(prefix, 'node_modules', `node-${process.platform}-${process.arch}`, 'bin', 'node'),
+		);
 		expect(Date.now() - started).toBeLessThan(INSTALL_MS + 5_000);
+		expect(lines.join('')).toMatch(
+			new RegExp(
+				`^\\[n8n\\] Taking over the lock on Node 22\\.0\\.0 from pid ${pid} \\(node install\\.ts \\(killed\\)\\), since .*: its process \\(pid ${pid}\\) is gone\n` +
+					`\\[n8n\\] Fetching Node 22\\.0\\.0 from the npm registry into .*node-22\\.0\\.0 \\.\\.\\.\n` +
+					`\\[n8n\\]   done in \\d+\\.\\d s\n$`,
+			),
+		);
 		const [fetch] = npmCalls();
-		expect(fetch.args).toEqual(expect.arrayContaining(['install', '--prefix', prefix]));
+		expect(fetch.args).toEqual(
+			expect.arrayContaining([
+				'install',
+				'--prefix',
+				prefix,
+				`node-${process.platform}-${process.arch}@22.0.0`,
+			]),
+		);
 		expect(fetch.globalconfig).toBe(machineNpmrc);
 		expect(existsSync(lockFile)).toBe(false);
 	}, 30_000);

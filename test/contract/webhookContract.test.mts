@@ -10,11 +10,11 @@ import {
 	settled,
 	signed,
 	statusCounts,
-} from '../support/bench/benchBatch.mts';
-import type { Event } from '../support/bench/benchBatch.mts';
-import type { ExecutionRow } from '../support/bench/executionStore.mts';
-import { sendAll } from '../support/bench/loadDriver.mts';
-import type { Answer } from '../support/bench/loadDriver.mts';
+} from '../support/n8n/eventBatch.mts';
+import type { Event } from '../support/n8n/eventBatch.mts';
+import type { ExecutionRow } from '../support/n8n/executionStore.mts';
+import { sendAll } from '../support/n8n/loadDriver.mts';
+import type { Answer } from '../support/n8n/loadDriver.mts';
 import { ARTIFACTS_DIR } from '../support/n8n/paths.mts';
 import { delay } from '../support/n8n/processes.mts';
 import { progress } from '../support/n8n/progress.mts';

@@ -5,9 +5,9 @@ import { DatabaseSync } from 'node:sqlite';
 import { Cipher, Credentials, EncryptionKeyProxy, type InstanceSettings } from 'n8n-core';
 import { afterAll, beforeAll, bench, describe } from 'vitest';
 
-import { startSandbox, type Sandbox } from '../sandbox/index.mts';
-import { TestCredentialsHelper } from '../harness/credentialsHelper.mts';
-import { byId } from '../harness/runNode.mts';
+import { startSandbox, type Sandbox } from '../test/support/sandbox/index.mts';
+import { TestCredentialsHelper } from '../test/support/harness/credentialsHelper.mts';
+import { byId } from '../test/support/harness/runNode.mts';
 import { packageBulkNode, printTable, runBulk, useHttpRequestNode } from './bulkRuns.mts';
 import { httpRequestNode } from './n8nHttpRequestNode.mts';
 

@@ -3,24 +3,24 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import { N8nClient } from '../n8n/client.mts';
-import type { WorkflowDefinition, WorkflowNode } from '../n8n/client.mts';
-import { PERFORMANCE_TRIGGER } from '../n8n/examples.mts';
-import { startN8n } from '../n8n/instance.mts';
-import type { N8nInstance } from '../n8n/instance.mts';
-import { freePort } from '../n8n/processes.mts';
-import { waitForWebhook } from '../n8n/webhooks.mts';
-import { SECRET } from './benchBatch.mts';
-import type { Workload } from './benchBatch.mts';
-import { installTarballs } from '../n8n/communityPackage.mts';
+import { N8nClient } from '../test/support/n8n/client.mts';
+import type { WorkflowDefinition, WorkflowNode } from '../test/support/n8n/client.mts';
+import { PERFORMANCE_TRIGGER } from '../test/support/n8n/examples.mts';
+import { startN8n } from '../test/support/n8n/instance.mts';
+import type { N8nInstance } from '../test/support/n8n/instance.mts';
+import { freePort } from '../test/support/n8n/processes.mts';
+import { waitForWebhook } from '../test/support/n8n/webhooks.mts';
+import { SECRET } from '../test/support/n8n/eventBatch.mts';
+import type { Workload } from '../test/support/n8n/eventBatch.mts';
+import { installTarballs } from '../test/support/n8n/communityPackage.mts';
 import {
 	DURABLE_FLOOR_TRIGGER,
 	MINIMAL_TRIGGER,
 	MINIMAL_WITH_CREDENTIAL,
 	REMEMBERING_FLOOR_TRIGGER,
 } from './benchPackages.mts';
-import { sqliteStore } from './executionStore.mts';
-import { listeningPid, processGroupOf } from './processTree.mts';
+import { sqliteStore } from '../test/support/n8n/executionStore.mts';
+import { listeningPid, processGroupOf } from '../test/support/n8n/procfs.mts';
 
 /** The start nodes the benchmark compares, each in a workflow start node → No Operation. */
 export type StartKind = 'trigger' | 'minimal' | 'durableFloor' | 'rememberingFloor' | 'webhookNode';

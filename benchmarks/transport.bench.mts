@@ -1,7 +1,7 @@
 import { bench, describe } from 'vitest';
 
-import { unwrapList } from '../../../nodes/shared/lists/unwrapList.ts';
-import { readRateLimit } from '../../../nodes/shared/http/rateLimitHeaders.ts';
+import { unwrapList } from '../nodes/shared/lists/unwrapList.ts';
+import { readRateLimit } from '../nodes/shared/http/rateLimitHeaders.ts';
 
 const records = Array.from({ length: 1000 }, (_, index) => ({
 	id: `thr_${index}`,

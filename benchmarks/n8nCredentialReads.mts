@@ -10,21 +10,25 @@
  * Runs are taken in turns; the difference between the first two, per read, is what a read (with
  * applying the credential) costs in real n8n.
  *
- * `npm run build && node --disable-warning=MODULE_TYPELESS_PACKAGE_JSON test/support/bench/n8nCredentialReads.mts`
+ * `npm run build && node --disable-warning=MODULE_TYPELESS_PACKAGE_JSON benchmarks/n8nCredentialReads.mts`
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import { startSandbox } from '../sandbox/index.mts';
-import { N8nClient, type WorkflowDefinition, type WorkflowNode } from '../n8n/client.mts';
-import { installCommunityPackage } from '../n8n/communityPackage.mts';
-import { ensureN8nInstalled } from '../n8n/install.mts';
-import { startN8n } from '../n8n/instance.mts';
-import { PACKAGE_NAME } from '../n8n/paths.mts';
-import { freePort } from '../n8n/processes.mts';
-import { waitForWebhook } from '../n8n/webhooks.mts';
+import { startSandbox } from '../test/support/sandbox/index.mts';
+import {
+	N8nClient,
+	type WorkflowDefinition,
+	type WorkflowNode,
+} from '../test/support/n8n/client.mts';
+import { installCommunityPackage } from '../test/support/n8n/communityPackage.mts';
+import { ensureN8nInstalled } from '../test/support/n8n/install.mts';
+import { startN8n } from '../test/support/n8n/instance.mts';
+import { PACKAGE_NAME } from '../test/support/n8n/paths.mts';
+import { freePort } from '../test/support/n8n/processes.mts';
+import { waitForWebhook } from '../test/support/n8n/webhooks.mts';
 
 const ITEMS = 100;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);

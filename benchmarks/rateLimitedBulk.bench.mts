@@ -1,8 +1,8 @@
 import type { INodeParameters } from 'n8n-workflow';
 import { afterAll, beforeAll, bench, describe } from 'vitest';
 
-import { startSandbox, type Sandbox } from '../sandbox/index.mts';
-import { forgetPacers } from '../../../nodes/shared/pacing/pacers.ts';
+import { startSandbox, type Sandbox } from '../test/support/sandbox/index.mts';
+import { forgetPacers } from '../nodes/shared/pacing/pacers.ts';
 import {
 	packageBulkNode,
 	printTable,

@@ -1,17 +1,17 @@
-import { delay } from '../n8n/processes.mts';
-import { progress } from '../n8n/progress.mts';
+import { delay } from '../test/support/n8n/processes.mts';
+import { progress } from '../test/support/n8n/progress.mts';
 import {
-	IN_FLIGHT,
 	is2xx,
 	newEvents,
 	requestsFor,
-	sendAndCount,
 	settled,
 	statusCounts,
-} from './benchBatch.mts';
-import type { Event, SendFigures, Workload } from './benchBatch.mts';
-import { countFor, UNFINISHED } from './executionStore.mts';
-import { sendAll } from './loadDriver.mts';
+} from '../test/support/n8n/eventBatch.mts';
+import type { Event, Workload } from '../test/support/n8n/eventBatch.mts';
+import { IN_FLIGHT, sendAndCount } from './benchBatch.mts';
+import type { SendFigures } from './benchBatch.mts';
+import { countFor, UNFINISHED } from '../test/support/n8n/executionStore.mts';
+import { sendAll } from '../test/support/n8n/loadDriver.mts';
 
 /**
  * Retries and crashes, on a workflow that has already taken `loadEvents`:

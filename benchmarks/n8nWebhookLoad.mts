@@ -49,11 +49,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import { ensureN8nInstalled } from '../n8n/install.mts';
-import { progress } from '../n8n/progress.mts';
-import { waitForWebhook } from '../n8n/webhooks.mts';
-import { IN_FLIGHT, measureBatch, newEvents, sendAndCount } from './benchBatch.mts';
-import type { BatchFigures, Event, SendFigures, Workload } from './benchBatch.mts';
+import { ensureN8nInstalled } from '../test/support/n8n/install.mts';
+import { progress } from '../test/support/n8n/progress.mts';
+import { waitForWebhook } from '../test/support/n8n/webhooks.mts';
+import { newEvents } from '../test/support/n8n/eventBatch.mts';
+import type { Event, Workload } from '../test/support/n8n/eventBatch.mts';
+import { IN_FLIGHT, measureBatch, sendAndCount } from './benchBatch.mts';
+import type { BatchFigures, SendFigures } from './benchBatch.mts';
 import {
 	BenchInstance,
 	TRIGGER_START_LABELS,
@@ -84,7 +86,7 @@ import {
 import type { Comparison, Spread } from './benchReport.mts';
 import { crashTest } from './crashTest.mts';
 import type { CrashFigures } from './crashTest.mts';
-import { loadAverage } from './processTree.mts';
+import { loadAverage } from './processMeter.mts';
 
 const numberList = (value: string): number[] => value.split(',').map(Number);
 const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 500);

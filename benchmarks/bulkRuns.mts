@@ -1,7 +1,7 @@
 import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
 
-import type { RecordedRequest, Sandbox } from '../sandbox/index.mts';
-import { registerNodeType } from '../harness/nodeTypes.mts';
+import type { RecordedRequest, Sandbox } from '../test/support/sandbox/index.mts';
+import { registerNodeType } from '../test/support/harness/nodeTypes.mts';
 import {
 	chain,
 	itemsNode,
@@ -9,8 +9,8 @@ import {
 	runWorkflow,
 	startNode,
 	type Credentials,
-} from '../harness/runWorkflow.mts';
-import { sandboxCredentials } from '../harness/sandbox.mts';
+} from '../test/support/harness/runWorkflow.mts';
+import { sandboxCredentials } from '../test/support/harness/sandbox.mts';
 import { HTTP_REQUEST_NODE_TYPE, loadHttpRequestNode } from './n8nHttpRequestNode.mts';
 
 export interface BulkResult {

@@ -3,10 +3,10 @@ import { afterAll, bench, describe } from 'vitest';
 import {
 	computeSignature,
 	verifyDelivery,
-} from '../../../nodes/PerformanceService/trigger/webhookSignature.ts';
-import { epochSeconds, eventBody, postDelivery } from '../harness/deliveries.mts';
-import { packageNode } from '../harness/runWorkflow.mts';
-import { startWebhookListener, type WebhookListener } from '../harness/runWebhook.mts';
+} from '../nodes/PerformanceService/trigger/webhookSignature.ts';
+import { epochSeconds, eventBody, postDelivery } from '../test/support/harness/deliveries.mts';
+import { packageNode } from '../test/support/harness/runWorkflow.mts';
+import { startWebhookListener, type WebhookListener } from '../test/support/harness/runWebhook.mts';
 
 const SECRET = 'whsec_bench_5a1e8c3f7b2d9a64e0c1';
 const body = eventBody('audit.completed', { siteId: 'site_1', audit: { id: 'aud_1', score: 72 } });

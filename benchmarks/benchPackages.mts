@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { packPackage } from '../n8n/communityPackage.mts';
-import { runNpm } from '../n8n/install.mts';
+import { packPackage } from '../test/support/n8n/communityPackage.mts';
+import { runNpm } from '../test/support/n8n/install.mts';
 
 /**
  * The community packages the n8n benchmarks install: this package (the working tree, or another

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, bench, describe } from 'vitest';
 
-import { startSandbox, type Sandbox } from '../sandbox/index.mts';
-import { byId } from '../harness/runNode.mts';
-import { forgetPacers } from '../../../nodes/shared/pacing/pacers.ts';
-import { DEFAULT_PARALLEL_REQUESTS } from '../../../nodes/shared/actions/parallelItems.ts';
+import { startSandbox, type Sandbox } from '../test/support/sandbox/index.mts';
+import { byId } from '../test/support/harness/runNode.mts';
+import { forgetPacers } from '../nodes/shared/pacing/pacers.ts';
+import { DEFAULT_PARALLEL_REQUESTS } from '../nodes/shared/actions/parallelItems.ts';
 import {
 	median,
 	packageBulkNode,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, bench, describe } from 'vitest';
 
-import { startSandbox, type Sandbox } from '../sandbox/index.mts';
-import { forgetPacers, planClock } from '../../../nodes/shared/pacing/pacers.ts';
+import { startSandbox, type Sandbox } from '../test/support/sandbox/index.mts';
+import { forgetPacers, planClock } from '../nodes/shared/pacing/pacers.ts';
 import { packageBulkNode, printTable, runBulk, seconds, type BulkResult } from './bulkRuns.mts';
 
 /**

@@ -10,13 +10,13 @@ import { DatabaseSync } from 'node:sqlite';
 
 export const UNFINISHED = new Set(['new', 'running', 'waiting']);
 
-/** The ids the benchmarks give their events (evt_ + a UUID); an execution's data holds its event's. */
+/** The ids newEvents() (eventBatch.mts) gives events (evt_ + a UUID); an execution's data holds its event's. */
 const EVENT_ID = /evt_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
 
 export interface ExecutionRow {
 	id: number;
 	status: string;
-	/** Event ids found in the execution's data (one for an execution of a benchmark event). */
+	/** Event ids found in the execution's data (one for an execution started by such an event). */
 	eventIds: string[];
 }
 
@@ -51,7 +51,7 @@ const SQL = {
 
 /**
  * n8n's SQLite database (WAL mode, so reading does not block n8n's writes). Opened per query:
- * the benchmark kills and restarts n8n under it.
+ * the crash test and the contract suite kill and restart n8n under it.
  */
 export function sqliteStore(userFolder: string): ExecutionStore {
 	const file = path.join(userFolder, '.n8n', 'database.sqlite');

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { ARTIFACTS_DIR, PACKAGE_ROOT } from '../n8n/paths.mts';
+import { ARTIFACTS_DIR, PACKAGE_ROOT } from '../test/support/n8n/paths.mts';
 import type { BatchFigures } from './benchBatch.mts';
 
 /** Figures to text: medians, ranges and ratios of the benchmarks' batches, and markdown tables. */

@@ -22,18 +22,20 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import { N8nClient } from '../n8n/client.mts';
-import { ensureN8nInstalled } from '../n8n/install.mts';
-import { startN8n } from '../n8n/instance.mts';
-import type { N8nInstance, N8nOptions } from '../n8n/instance.mts';
-import { startPostgres } from '../n8n/postgres.mts';
-import type { Postgres } from '../n8n/postgres.mts';
-import { progress } from '../n8n/progress.mts';
-import { QUEUE_WEBHOOK_PROCESSES, queueProcesses } from '../n8n/queueProcesses.mts';
-import { startRedis } from '../n8n/redis.mts';
-import type { Redis } from '../n8n/redis.mts';
-import { IN_FLIGHT, measureBatch, newEvents, sendAndCount } from './benchBatch.mts';
-import type { BatchFigures, Event, SendFigures, Workload } from './benchBatch.mts';
+import { N8nClient } from '../test/support/n8n/client.mts';
+import { ensureN8nInstalled } from '../test/support/n8n/install.mts';
+import { startN8n } from '../test/support/n8n/instance.mts';
+import type { N8nInstance, N8nOptions } from '../test/support/n8n/instance.mts';
+import { startPostgres } from '../test/support/n8n/postgres.mts';
+import type { Postgres } from '../test/support/n8n/postgres.mts';
+import { progress } from '../test/support/n8n/progress.mts';
+import { QUEUE_WEBHOOK_PROCESSES, queueProcesses } from '../test/support/n8n/queueProcesses.mts';
+import { startRedis } from '../test/support/n8n/redis.mts';
+import type { Redis } from '../test/support/n8n/redis.mts';
+import { newEvents } from '../test/support/n8n/eventBatch.mts';
+import type { Event, Workload } from '../test/support/n8n/eventBatch.mts';
+import { IN_FLIGHT, measureBatch, sendAndCount } from './benchBatch.mts';
+import type { BatchFigures, SendFigures } from './benchBatch.mts';
 import {
 	createBenchCredential,
 	publishBenchWorkflow,
@@ -42,7 +44,7 @@ import {
 	TRIGGER_VERSION,
 } from './benchInstances.mts';
 import type { StartKind, TriggerStart } from './benchInstances.mts';
-import { installTarballs } from '../n8n/communityPackage.mts';
+import { installTarballs } from '../test/support/n8n/communityPackage.mts';
 import { minimalTriggerTarball, packageTarball } from './benchPackages.mts';
 import {
 	compareRounds,
@@ -59,9 +61,10 @@ import {
 	writeFigures,
 } from './benchReport.mts';
 import type { Comparison } from './benchReport.mts';
-import { postgresStore } from './executionStore.mts';
-import type { ExecutionStore } from './executionStore.mts';
-import { listeningPid, loadAverage, processGroupOf } from './processTree.mts';
+import { postgresStore } from '../test/support/n8n/executionStore.mts';
+import type { ExecutionStore } from '../test/support/n8n/executionStore.mts';
+import { listeningPid, processGroupOf } from '../test/support/n8n/procfs.mts';
+import { loadAverage } from './processMeter.mts';
 
 const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 500);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);

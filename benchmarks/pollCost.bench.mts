@@ -1,14 +1,14 @@
 import type { IDataObject } from 'n8n-workflow';
 import { afterAll, beforeAll, bench, describe } from 'vitest';
 
-import { runPoll, triggerNode, type PollRun } from '../harness/runPoll.mts';
-import { sandboxCredentials } from '../harness/sandbox.mts';
+import { runPoll, triggerNode, type PollRun } from '../test/support/harness/runPoll.mts';
+import { sandboxCredentials } from '../test/support/harness/sandbox.mts';
 import {
 	startSandbox,
 	type Sandbox,
 	type SecurityListOrder,
 	type SecurityListShape,
-} from '../sandbox/index.mts';
+} from '../test/support/sandbox/index.mts';
 import { median, printTable, runBulk, useHttpRequestNode } from './bulkRuns.mts';
 import { httpRequestNode } from './n8nHttpRequestNode.mts';
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 
 import type { INode, IVersionedNodeType } from 'n8n-workflow';
 
-import { n8nInstallDir, N8N_VERSION } from '../n8n/paths.mts';
+import { n8nInstallDir, N8N_VERSION } from '../test/support/n8n/paths.mts';
 
 export const HTTP_REQUEST_NODE_TYPE = 'n8n-nodes-base.httpRequest';
 

@@ -5,14 +5,14 @@ import {
 	ListReader,
 	MAX_PAGES_PER_POLL,
 	type PageRef,
-} from '../../../../nodes/SecurityService/trigger/pageWalk.ts';
-import type { Wanted } from '../../../../nodes/SecurityService/trigger/pollDecisions.ts';
-import { firstPoll, nextPoll } from '../../../../nodes/SecurityService/trigger/pollNewRecords.ts';
+} from '../../../../nodes/shared/polling/pageWalk.ts';
+import type { Wanted } from '../../../../nodes/shared/polling/pollDecisions.ts';
+import { firstPoll, nextPoll } from '../../../../nodes/shared/polling/pollNewRecords.ts';
 import {
 	MAX_REMEMBERED_IDS,
 	type PollMemory,
-} from '../../../../nodes/SecurityService/trigger/pollMemory.ts';
-import type { IdentifiedRecord } from '../../../../nodes/SecurityService/trigger/recordIds.ts';
+} from '../../../../nodes/shared/polling/pollMemory.ts';
+import type { IdentifiedRecord } from '../../../../nodes/shared/polling/recordIds.ts';
 import { node, records } from './records.mts';
 
 const everything = () => true;
@@ -31,7 +31,7 @@ function reader(list: IdentifiedRecord[], pageSize = Number.MAX_SAFE_INTEGER): L
 			next,
 		};
 	};
-	return new ListReader(node, 'records', fetchPage, undefined);
+	return new ListReader(node, 'Test Service', 'records', fetchPage, undefined);
 }
 
 /** Opaque IDs without dates: the order cannot be told from a page. */

@@ -71,6 +71,26 @@ describe('poll memory', () => {
 		expect((await next(outcome.memory, records('a', 'b', 'c'))).emit).toEqual([]);
 	});
 
+	it('says when a list read whole no longer shows any record seen before, in either order', async () => {
+		for (const [before, after] of [
+			[
+				['a_3', 'a_2', 'a_1'],
+				['a_9', 'a_8', 'a_7'],
+			],
+			[
+				['a_1', 'a_2', 'a_3'],
+				['a_7', 'a_8', 'a_9'],
+			],
+		]) {
+			const memory = await first(records(...before));
+			const lost = await next(memory, records(...after));
+			expect(lost.lostTrack).toBe(true);
+			expect(emitted(lost).sort()).toEqual(['a_7', 'a_8', 'a_9']);
+			const seen = await next(lost.memory, records(...after, 'a_10'));
+			expect(seen.lostTrack).toBe(false);
+		}
+	});
+
 	it('keeps IDs that left the list, so a list that comes back short causes no flood', async () => {
 		const memory = await first(records('a', 'b', 'c'));
 		const short = await next(memory, records());

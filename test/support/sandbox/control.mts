@@ -1,5 +1,8 @@
 import type { SandboxContext } from './context.mts';
 import { MOUNTS } from './mounts.mts';
+import { payloads } from './events.mts';
+import { makeAudit, STRATEGIES } from './performanceModel.mts';
+import type { PerformanceSite, SiteStatus, Strategy } from './performanceModel.mts';
 import { jsonReply, parseObjectBody, performanceError } from './reply.mts';
 import type { IncomingCall, Reply } from './reply.mts';
 import { SECURITY_RESOURCES } from './securityModel.mts';
@@ -22,6 +25,9 @@ const ROUTES = [
 	'POST /options {partial options}',
 	'POST /reset',
 	'POST /security/{sites|scans|threats|updates|reports} {partial record}',
+	'POST /performance/sites {count?, status?}',
+	'POST /performance/sites/{id}/status {status}',
+	'POST /performance/sites/{id}/audits {strategy?, score?}',
 	'POST /chat/incoming {any JSON}',
 	'GET /chat/messages',
 ];
@@ -76,6 +82,75 @@ function addWebhook(ctx: SandboxContext, body: Record<string, unknown>): Reply {
 	return jsonReply(201, { id });
 }
 
+const SITE_STATUSES: readonly SiteStatus[] = ['HEALTHY', 'DEGRADED', 'CRITICAL', 'PENDING'];
+
+function findSite(ctx: SandboxContext, id: string): PerformanceSite | undefined {
+	return ctx.perf.sites.find((site) => site.id === id);
+}
+
+/** Adds `count` sites (default 1) at once, past the site-creation limit, each announced as site.added. */
+function addSites(ctx: SandboxContext, body: Record<string, unknown>): Reply {
+	const { count = 1, status = 'PENDING' } = body;
+	if (!(Number.isInteger(count) && (count as number) > 0))
+		return badRequest('count must be a positive integer');
+	if (!SITE_STATUSES.includes(status as SiteStatus))
+		return badRequest(`status must be one of ${SITE_STATUSES.join(', ')}`);
+	const added = Array.from({ length: count as number }, () => {
+		const id = ctx.ids.next('site');
+		const site: PerformanceSite = {
+			id,
+			name: `Site ${id}`,
+			hostname: `${id.replace(/_/g, '-')}.example.com`,
+			status: status as SiteStatus,
+			audits: [],
+			events: [],
+			targetScore: 80,
+			nextScores: { mobile: 86, desktop: 94 },
+		};
+		ctx.perf.sites.push(site);
+		ctx.publish('site.added', payloads.siteAdded(site), site, `Site ${site.name} was added`);
+		return { id, name: site.name, hostname: site.hostname, status: site.status };
+	});
+	return jsonReply(201, { sites: added });
+}
+
+/** Sets a site's status as the service's health checks would. */
+function setSiteStatus(ctx: SandboxContext, id: string, body: Record<string, unknown>): Reply {
+	const site = findSite(ctx, id);
+	if (!site) return notFound(`Site ${id} was not found`);
+	if (!SITE_STATUSES.includes(body.status as SiteStatus))
+		return badRequest(`status must be one of ${SITE_STATUSES.join(', ')}`);
+	site.status = body.status as SiteStatus;
+	ctx.noteSiteEvent(site, 'site.updated', `Status set to ${site.status}`);
+	return jsonReply(200, { id: site.id, status: site.status });
+}
+
+/** Completes one audit of a site now, without a reoptimization (the site's status stays). */
+function addAudit(ctx: SandboxContext, id: string, body: Record<string, unknown>): Reply {
+	const site = findSite(ctx, id);
+	if (!site) return notFound(`Site ${id} was not found`);
+	const { strategy = 'mobile', score = 90 } = body;
+	if (!STRATEGIES.includes(strategy as Strategy))
+		return badRequest(`strategy must be one of ${STRATEGIES.join(', ')}`);
+	if (!(Number.isInteger(score) && (score as number) >= 0 && (score as number) <= 100))
+		return badRequest('score must be an integer from 0 to 100');
+	const audit = makeAudit(
+		ctx.ids,
+		site.id,
+		strategy as Strategy,
+		score as number,
+		new Date().toISOString(),
+	);
+	site.audits.unshift(audit);
+	ctx.publish(
+		'audit.completed',
+		payloads.auditCompleted(audit),
+		site,
+		`Audit ${audit.id} completed`,
+	);
+	return jsonReply(201, audit);
+}
+
 /** Throws for invalid input; handleControl turns that into a 400. */
 function route(ctx: SandboxContext, call: IncomingCall, body: Record<string, unknown>): Reply {
 	const { method, path } = call;
@@ -127,6 +202,14 @@ function route(ctx: SandboxContext, call: IncomingCall, body: Record<string, unk
 			return jsonReply(200, { ok: true });
 		case 'GET /chat/messages':
 			return jsonReply(200, { messages: ctx.chat });
+		case 'POST /performance/sites':
+			return addSites(ctx, body);
+	}
+
+	const performanceSite = /^\/performance\/sites\/([A-Za-z0-9_-]+)\/(status|audits)$/.exec(path);
+	if (performanceSite && method === 'POST') {
+		const [, id, what] = performanceSite;
+		return what === 'status' ? setSiteStatus(ctx, id, body) : addAudit(ctx, id, body);
 	}
 
 	const webhook = /^\/webhooks\/([A-Za-z0-9_-]+)(\/resume)?$/.exec(path);

@@ -44,6 +44,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
 			scheduledReoptimize: workflows.scheduledReoptimize.id,
 			performanceAlerts: workflows.performanceAlerts.id,
 			threatTriage: workflows.threatTriage.id,
+			siteHealthAlerts: workflows.siteHealthAlerts.id,
 		},
 		publishedAt: Date.now(),
 	};

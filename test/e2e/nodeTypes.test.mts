@@ -8,7 +8,11 @@ import { e2e, ownerClient } from './context.mts';
 
 /** Fixed by the public interface (shared spec): node and credential type names. */
 const ACTION_NODES = ['performanceService', 'securityService'];
-const TRIGGER_NODES = ['performanceServiceTrigger', 'securityServiceTrigger'];
+const TRIGGER_NODES = [
+	'performanceServiceTrigger',
+	'performanceServicePollTrigger',
+	'securityServiceTrigger',
+];
 const CREDENTIAL_TYPES = ['performanceServiceApi', 'securityServiceApi'];
 
 let client: N8nClient;

@@ -15,6 +15,8 @@ export const PERFORMANCE_SCOPES = {
 /** The service's published limits. */
 export const PERFORMANCE_LIMITS = {
 	requestsPerMinutePerToken: 1000,
+	/** The most audits GET /audits-list is asked for at once (its maximum is not published; the sandbox's is 100). */
+	auditsPerList: 100,
 	reoptimizationsPerSitePerHour: 20,
 } as const;
 

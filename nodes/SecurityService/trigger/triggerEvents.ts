@@ -1,20 +1,7 @@
-import { NodeOperationError, type INode } from 'n8n-workflow';
+import type { FilterField, PollEvent } from '../../shared/polling/pollEvents';
 
-/** A record field the trigger can filter on; `fields` are the names it may carry. */
-export interface FilterField {
-	name: string;
-	displayName: string;
-	fields: string[];
-	placeholder: string;
-}
-
-export interface TriggerEvent {
+export interface TriggerEvent extends PollEvent {
 	value: 'newThreat' | 'newScan' | 'newUpdate' | 'newReport';
-	name: string;
-	description: string;
-	path: string;
-	plural: string;
-	filters: FilterField[];
 }
 
 const SITE: FilterField = {
@@ -79,13 +66,3 @@ export const TRIGGER_EVENTS: TriggerEvent[] = [
 		filters: [SITE],
 	},
 ];
-
-export function findEvent(node: INode, value: unknown): TriggerEvent {
-	const event = TRIGGER_EVENTS.find((candidate) => candidate.value === value);
-	if (!event) {
-		throw new NodeOperationError(node, `The event "${String(value)}" is not supported`, {
-			description: `Choose one of: ${TRIGGER_EVENTS.map((candidate) => candidate.name).join(', ')}.`,
-		});
-	}
-	return event;
-}

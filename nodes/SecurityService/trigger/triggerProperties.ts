@@ -1,27 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { queryParametersProperty } from '../../shared/parameters/queryParameters';
-import { TRIGGER_EVENTS, type TriggerEvent } from './triggerEvents';
-
-function filtersProperty(event: TriggerEvent): INodeProperties {
-	return {
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		displayOptions: { show: { event: [event.value] } },
-		description:
-			'Emit only records whose field holds one of the given values (comma-separated, not case-sensitive). A record without the field does not match. A record is emitted the first time a poll sees it matching.',
-		options: event.filters.map((field) => ({
-			displayName: field.displayName,
-			name: field.name,
-			type: 'string',
-			default: '',
-			placeholder: field.placeholder,
-		})),
-	};
-}
+import { filtersProperty } from '../../shared/polling/pollProperties';
+import { TRIGGER_EVENTS } from './triggerEvents';
 
 export const triggerProperties: INodeProperties[] = [
 	{
@@ -42,6 +23,6 @@ export const triggerProperties: INodeProperties[] = [
 		type: 'notice',
 		default: '',
 	},
-	...TRIGGER_EVENTS.map(filtersProperty),
+	...TRIGGER_EVENTS.map((event) => filtersProperty(event)),
 	queryParametersProperty(),
 ];

@@ -340,23 +340,13 @@ describe('Security Service Trigger: a remembered place that is gone', () => {
 });
 
 describe('Security Service Trigger: memory', () => {
-	it('reads the memory of earlier versions (the configuration under "source") without emitting again', async () => {
-		const configuration = JSON.stringify({
-			event: 'newThreat',
-			baseUrl: sandbox.securityUrl,
-			qs: {},
-			filters: [],
-		});
-		const stored = {
-			[`node:${NODE_NAME}`]: { seen: { source: configuration, ids: threatIds(1, 27) } },
-		};
-		sandbox.addThreat();
-		const run = await succeeding(poll(threats, stored));
-		expect(ids(run)).toEqual(['thr_28']);
-		const memory = (run.staticData?.[`node:${NODE_NAME}`] as { seen: IDataObject }).seen;
-		expect(memory).not.toHaveProperty('source');
+	it('keeps a hash of its configuration, not the configuration itself', async () => {
+		const activation = await succeeding(poll(threats));
+		const memory = (activation.staticData?.[`node:${NODE_NAME}`] as { seen: IDataObject }).seen;
 		expect(memory.fingerprint).toMatch(/^[0-9a-f]{32}$/);
 		expect(JSON.stringify(memory)).not.toContain(sandbox.securityUrl);
+		sandbox.addThreat();
+		expect(ids(await succeeding(poll(threats, activation.staticData)))).toEqual(['thr_28']);
 	});
 
 	it('stays small for a long list', async () => {

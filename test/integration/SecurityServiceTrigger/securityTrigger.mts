@@ -1,11 +1,6 @@
-import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
-import {
-	runPoll,
-	triggerNode,
-	type PollOptions,
-	type PollRun,
-} from '../../support/harness/runPoll.mts';
+import { triggerPoller, type PollRun } from '../../support/harness/runPoll.mts';
 import { withSandbox } from '../../support/harness/sandbox.mts';
 import type { SandboxOptions } from '../../support/sandbox/index.mts';
 
@@ -14,12 +9,6 @@ export const NODE_NAME = 'Security Trigger';
 
 /** The trigger's parameters for new threats. */
 export const threats = { event: 'newThreat' };
-
-export interface PollSettings
-	extends Pick<PollOptions, 'mode' | 'activation' | 'pollBudgetMs' | 'durableCursors'> {
-	/** The credential's base URL; the sandbox's security service when not given. */
-	baseUrl?: string;
-}
 
 /**
  * Starts a sandbox for the calling test file (see withSandbox) and returns it with `credentials`,
@@ -34,17 +23,12 @@ export function triggerSandbox(
 	const credentials = (baseUrl = sandbox.securityUrl) => ({
 		securityServiceApi: { baseUrl, apiKey: sandbox.securityKey, ...credentialFields },
 	});
-	const poll = (
-		parameters: INodeParameters,
-		staticData?: IDataObject,
-		{ baseUrl, ...settings }: PollSettings = {},
-	): Promise<PollRun> =>
-		runPoll({
-			node: triggerNode('securityServiceTrigger', parameters, 'securityServiceApi', NODE_NAME),
-			credentials: credentials(baseUrl),
-			staticData,
-			...settings,
-		});
+	const poll = triggerPoller(
+		'securityServiceTrigger',
+		'securityServiceApi',
+		NODE_NAME,
+		credentials,
+	);
 	return { sandbox, credentials, poll };
 }
 

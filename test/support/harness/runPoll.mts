@@ -8,6 +8,7 @@ import {
 	Workflow,
 	type IDataObject,
 	type INode,
+	type INodeParameters,
 	type INodeExecutionData,
 	type WorkflowActivateMode,
 } from 'n8n-workflow';
@@ -64,6 +65,35 @@ export function triggerNode(
 	name?: string,
 ): INode {
 	return packageNode(type, parameters, { name: name ?? type, credentials: [credentialType] });
+}
+
+/** Settings of one poll of a trigger under test; `baseUrl`: the credential's, the sandbox's when not given. */
+export type TriggerPollSettings = Pick<
+	PollOptions,
+	'mode' | 'activation' | 'pollBudgetMs' | 'durableCursors'
+> & { baseUrl?: string };
+
+/**
+ * A function that polls one trigger of this package (named `name`, with the credential that
+ * `credentials` makes for a base URL) once through runPoll.
+ */
+export function triggerPoller(
+	type: string,
+	credentialType: string,
+	name: string,
+	credentials: (baseUrl?: string) => Credentials,
+) {
+	return async (
+		parameters: INodeParameters,
+		staticData?: IDataObject,
+		{ baseUrl, ...settings }: TriggerPollSettings = {},
+	): Promise<PollRun> =>
+		await runPoll({
+			node: triggerNode(type, parameters, credentialType, name),
+			credentials: credentials(baseUrl),
+			staticData,
+			...settings,
+		});
 }
 
 /**

@@ -19,10 +19,12 @@ export const EXAMPLE_FILES = {
 	scheduledReoptimize: 'scheduled-reoptimize.json',
 	performanceAlerts: 'performance-alerts-to-chat.json',
 	threatTriage: 'threat-triage.json',
+	siteHealthAlerts: 'site-health-alerts-without-public-url.json',
 } as const;
 export type ExampleKey = keyof typeof EXAMPLE_FILES;
 
 export const PERFORMANCE_TRIGGER = `${PACKAGE_NAME}.performanceServiceTrigger`;
+export const PERFORMANCE_POLL_TRIGGER = `${PACKAGE_NAME}.performanceServicePollTrigger`;
 export const SECURITY_TRIGGER = `${PACKAGE_NAME}.securityServiceTrigger`;
 
 export function readExample(key: ExampleKey): WorkflowDefinition {
@@ -66,7 +68,6 @@ export function adaptWorkflow(
 }
 
 export function hasPackageTrigger(workflow: WorkflowDefinition): boolean {
-	return workflow.nodes.some(
-		(node) => node.type === PERFORMANCE_TRIGGER || node.type === SECURITY_TRIGGER,
-	);
+	const triggers = [PERFORMANCE_TRIGGER, PERFORMANCE_POLL_TRIGGER, SECURITY_TRIGGER];
+	return workflow.nodes.some((node) => triggers.includes(node.type));
 }

@@ -93,6 +93,8 @@ function summary(stack: Stack, userFolder: string): string {
 		`    curl -X POST ${control}/emit ${json} -d '{"type":"audit.regression"}'`,
 		`  ${workflows.threatTriage.name} (published, polls every minute): ${n8n.origin}/workflow/${workflows.threatTriage.id}`,
 		`    curl -X POST ${control}/security/threats ${json} -d '{"severity":"high","title":"Webshell in uploads"}'`,
+		`  ${workflows.siteHealthAlerts.name} (published, polls every minute): ${n8n.origin}/workflow/${workflows.siteHealthAlerts.id}`,
+		`    curl -X POST ${control}/performance/sites/site_1/status ${json} -d '{"status":"DEGRADED"}'`,
 		`Messages posted to the chat sink: curl ${control}/chat/messages`,
 		`n8n's log: ${n8n.logFile}`,
 		`What you build in n8n is kept in ${userFolder} for the next start; \`npm start -- --reset\` starts clean.`,

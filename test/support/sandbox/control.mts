@@ -1,5 +1,9 @@
 import type { SandboxContext } from './context.mts';
 import { MOUNTS } from './mounts.mts';
+import { payloads } from './events.mts';
+import { makeAudit, STRATEGIES } from './performanceModel.mts';
+import type { SiteStatus, Strategy } from './performanceModel.mts';
+import { addSite, findSite } from './performanceRoutes.mts';
 import { jsonReply, parseObjectBody, performanceError } from './reply.mts';
 import type { IncomingCall, Reply } from './reply.mts';
 import { matchRoute } from './routeTable.mts';
@@ -169,6 +173,69 @@ function addSecurityRecord(
 	return jsonReply(201, ctx.addSecurityRecord(resource as SecurityResource, body));
 }
 
+const SITE_STATUSES: readonly SiteStatus[] = ['HEALTHY', 'DEGRADED', 'CRITICAL', 'PENDING'];
+
+/** Adds `count` sites (default 1) at once, past the site-creation limit, each announced as site.added. */
+function addSites(ctx: SandboxContext, _call: IncomingCall, body: Record<string, unknown>): Reply {
+	const { count = 1, status = 'PENDING' } = body;
+	if (!(Number.isInteger(count) && (count as number) > 0))
+		return badRequest('count must be a positive integer');
+	if (!SITE_STATUSES.includes(status as SiteStatus))
+		return badRequest(`status must be one of ${SITE_STATUSES.join(', ')}`);
+	const added = Array.from({ length: count as number }, () => {
+		const site = addSite(ctx, { status: status as SiteStatus });
+		return { id: site.id, name: site.name, hostname: site.hostname, status: site.status };
+	});
+	return jsonReply(201, { sites: added });
+}
+
+/** Sets a site's status as the service's health checks would. */
+function setSiteStatus(
+	ctx: SandboxContext,
+	_call: IncomingCall,
+	body: Record<string, unknown>,
+	{ id }: PathParams,
+): Reply {
+	const site = findSite(ctx, id);
+	if (!site) return notFound(`Site ${id} was not found`);
+	if (!SITE_STATUSES.includes(body.status as SiteStatus))
+		return badRequest(`status must be one of ${SITE_STATUSES.join(', ')}`);
+	site.status = body.status as SiteStatus;
+	ctx.noteSiteEvent(site, 'site.updated', `Status set to ${site.status}`);
+	return jsonReply(200, { id: site.id, status: site.status });
+}
+
+/** Completes one audit of a site now, without a reoptimization (the site's status stays). */
+function addAudit(
+	ctx: SandboxContext,
+	_call: IncomingCall,
+	body: Record<string, unknown>,
+	{ id }: PathParams,
+): Reply {
+	const site = findSite(ctx, id);
+	if (!site) return notFound(`Site ${id} was not found`);
+	const { strategy = 'mobile', score = 90 } = body;
+	if (!STRATEGIES.includes(strategy as Strategy))
+		return badRequest(`strategy must be one of ${STRATEGIES.join(', ')}`);
+	if (!(Number.isInteger(score) && (score as number) >= 0 && (score as number) <= 100))
+		return badRequest('score must be an integer from 0 to 100');
+	const audit = makeAudit(
+		ctx.ids,
+		site.id,
+		strategy as Strategy,
+		score as number,
+		new Date().toISOString(),
+	);
+	site.audits.unshift(audit);
+	ctx.publish(
+		'audit.completed',
+		payloads.auditCompleted(audit),
+		site,
+		`Audit ${audit.id} completed`,
+	);
+	return jsonReply(201, audit);
+}
+
 function receiveChatMessage(ctx: SandboxContext, call: IncomingCall): Reply {
 	ctx.chat.push({ receivedAt: new Date().toISOString(), body: parseChatBody(call.body) });
 	return jsonReply(200, { ok: true });
@@ -197,6 +264,9 @@ const ROUTES: ControlRoute[] = [
 	{ method: 'POST', path: '/options', handler: changeOptions, does: 'change options {partial options}' },
 	{ method: 'POST', path: '/reset', handler: reset, does: 'restore seeds and options; clear records, limits, faults, endpoints' },
 	{ method: 'POST', path: '/security/:resource', handler: addSecurityRecord, does: 'add a site, scan, threat, update or report {partial record}' },
+	{ method: 'POST', path: '/performance/sites', handler: addSites, does: 'add sites past the creation limit {count?, status?}' },
+	{ method: 'POST', path: '/performance/sites/:id/status', handler: setSiteStatus, does: "set a site's status {status}" },
+	{ method: 'POST', path: '/performance/sites/:id/audits', handler: addAudit, does: 'complete one audit of a site now {strategy?, score?}' },
 	{ method: 'POST', path: '/chat/incoming', handler: receiveChatMessage, does: 'chat sink of the example workflows {any JSON}' },
 	{ method: 'GET', path: '/chat/messages', handler: listChatMessages, does: 'messages the chat sink received' },
 ];

@@ -5,7 +5,7 @@ import { HOUR_MS, MINUTE_MS } from './context.mts';
 import type { SandboxContext } from './context.mts';
 import { payloads } from './events.mts';
 import { siteDetailView, siteView } from './performanceModel.mts';
-import type { PerformanceSite } from './performanceModel.mts';
+import type { PerformanceSite, SiteStatus } from './performanceModel.mts';
 import { rateLimitHeaders, retryAfterHeader } from './rateLimit.mts';
 import type { LimitState } from './rateLimit.mts';
 import { jsonReply, parseObjectBody, performanceError, withHeaders } from './reply.mts';
@@ -40,7 +40,7 @@ function rateLimited(message: string, limit?: LimitState): RouteResult {
 	return { reply: performanceError(429, 'rate_limited', message), limit };
 }
 
-function findSite(ctx: SandboxContext, id: string): PerformanceSite | undefined {
+export function findSite(ctx: SandboxContext, id: string): PerformanceSite | undefined {
 	return ctx.perf.sites.find((site) => site.id === id);
 }
 
@@ -119,11 +119,21 @@ function createSite(ctx: SandboxContext, call: IncomingCall): RouteResult {
 	const hostname = fields.hostname ?? '';
 	const holder = hostnameConflict(ctx, hostname);
 	if (holder) return conflict(hostname, holder, limit);
+	const site = addSite(ctx, { name: fields.name ?? hostname, hostname, status: 'PENDING' });
+	return { reply: jsonReply(201, siteView(site)), limit };
+}
+
+/** Adds a site without audits and announces it as site.added; name and hostname default from its id. */
+export function addSite(
+	ctx: SandboxContext,
+	fields: { status: SiteStatus; name?: string; hostname?: string },
+): PerformanceSite {
+	const id = ctx.ids.next('site');
 	const site: PerformanceSite = {
-		id: ctx.ids.next('site'),
-		name: fields.name ?? hostname,
-		hostname,
-		status: 'PENDING',
+		id,
+		name: fields.name ?? `Site ${id}`,
+		hostname: fields.hostname ?? `${id.replace(/_/g, '-')}.example.com`,
+		status: fields.status,
 		audits: [],
 		events: [],
 		targetScore: 80,
@@ -131,7 +141,7 @@ function createSite(ctx: SandboxContext, call: IncomingCall): RouteResult {
 	};
 	ctx.perf.sites.push(site);
 	ctx.publish('site.added', payloads.siteAdded(site), site, `Site ${site.name} was added`);
-	return { reply: jsonReply(201, siteView(site)), limit };
+	return site;
 }
 
 function updateSite(ctx: SandboxContext, call: IncomingCall, { id }: PathParams): RouteResult {

@@ -5,14 +5,14 @@ import {
 	ListReader,
 	MAX_PAGES_PER_POLL,
 	type PageRef,
-} from '../../../../nodes/SecurityService/trigger/pageWalk.ts';
-import type { Wanted } from '../../../../nodes/SecurityService/trigger/pollDecisions.ts';
-import { firstPoll, nextPoll } from '../../../../nodes/SecurityService/trigger/pollNewRecords.ts';
+} from '../../../../nodes/shared/polling/pageWalk.ts';
+import type { Wanted } from '../../../../nodes/shared/polling/pollDecisions.ts';
+import { firstPoll, nextPoll } from '../../../../nodes/shared/polling/pollNewRecords.ts';
 import {
 	MAX_REMEMBERED_IDS,
 	type PollMemory,
-} from '../../../../nodes/SecurityService/trigger/pollMemory.ts';
-import type { IdentifiedRecord } from '../../../../nodes/SecurityService/trigger/recordIds.ts';
+} from '../../../../nodes/shared/polling/pollMemory.ts';
+import type { IdentifiedRecord } from '../../../../nodes/shared/polling/recordIds.ts';
 import { node, records } from './records.mts';
 
 const everything = () => true;
@@ -31,7 +31,7 @@ function reader(list: IdentifiedRecord[], pageSize = Number.MAX_SAFE_INTEGER): L
 			next,
 		};
 	};
-	return new ListReader(node, 'records', fetchPage, undefined);
+	return new ListReader(node, 'Test Service', 'records', fetchPage, undefined);
 }
 
 /** Opaque IDs without dates: the order cannot be told from a page. */
@@ -69,6 +69,26 @@ describe('poll memory', () => {
 		expect(outcome.memory.order).toBe('oldestFirst');
 		expect(outcome.memory.ids).toEqual(['c', 'b', 'a']);
 		expect((await next(outcome.memory, records('a', 'b', 'c'))).emit).toEqual([]);
+	});
+
+	it('says when a list read whole no longer shows any record seen before, in either order', async () => {
+		for (const [before, after] of [
+			[
+				['a_3', 'a_2', 'a_1'],
+				['a_9', 'a_8', 'a_7'],
+			],
+			[
+				['a_1', 'a_2', 'a_3'],
+				['a_7', 'a_8', 'a_9'],
+			],
+		]) {
+			const memory = await first(records(...before));
+			const lost = await next(memory, records(...after));
+			expect(lost.lostTrack).toBe(true);
+			expect(emitted(lost).sort()).toEqual(['a_7', 'a_8', 'a_9']);
+			const seen = await next(lost.memory, records(...after, 'a_10'));
+			expect(seen.lostTrack).toBe(false);
+		}
 	});
 
 	it('keeps IDs that left the list, so a list that comes back short causes no flood', async () => {

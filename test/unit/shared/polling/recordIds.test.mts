@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
-import { identifyRecords } from '../../../../nodes/SecurityService/trigger/recordIds.ts';
+import { identifyRecords } from '../../../../nodes/shared/polling/recordIds.ts';
 import { node } from './records.mts';
 
 describe('record IDs', () => {
@@ -10,6 +10,7 @@ describe('record IDs', () => {
 			node,
 			[{ id: ' a ' }, { id: 7 }, { id: 'a', copy: true }],
 			'threats',
+			'Security Service',
 		);
 		expect(identified).toEqual([
 			{ id: 'a', record: { id: ' a ' } },
@@ -20,9 +21,9 @@ describe('record IDs', () => {
 	it.each([[{}], [{ id: '' }], [{ id: null }], [{ id: { nested: 1 } }]])(
 		'refuses a record like %j',
 		(record) => {
-			expect(() => identifyRecords(node, [{ id: 'a' }, record as IDataObject], 'scans')).toThrow(
-				'1 of 2 scans in the list have no "id" field',
-			);
+			expect(() =>
+				identifyRecords(node, [{ id: 'a' }, record as IDataObject], 'scans', 'Test Service'),
+			).toThrow('1 of 2 scans in the list have no "id" field');
 		},
 	);
 });

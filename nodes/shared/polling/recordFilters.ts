@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { TriggerEvent } from './triggerEvents';
+import type { PollEvent } from './pollEvents';
 
 /** Accepts a record when one of `fields` holds one of `values` (case-insensitive). */
 export interface RecordFilter {
@@ -9,7 +9,7 @@ export interface RecordFilter {
 }
 
 /** The filters the user filled in, each a comma-separated list of accepted values. */
-export function readFilters(event: TriggerEvent, raw: unknown): RecordFilter[] {
+export function readFilters(event: Pick<PollEvent, 'filters'>, raw: unknown): RecordFilter[] {
 	const given = (typeof raw === 'object' && raw !== null ? raw : {}) as IDataObject;
 	const filters: RecordFilter[] = [];
 	for (const field of event.filters) {

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { isNewestFirstStart } from './recordOrder';
-import { walkFromRemembered, walkRecords, type ListReader } from './pageWalk';
+import { walkFromRemembered, walkRecords, wholeList, type ListReader } from './pageWalk';
 import { newestRecord } from './newestRecord';
 import type { PollMemory } from './pollMemory';
 import type { IdentifiedRecord } from './recordIds';
@@ -21,11 +21,6 @@ export async function newestListed(
 		const newest = newestRecord(walkRecords(fromTail).filter(({ record }) => wanted(record)));
 		if (newest || fromTail.restarted) return newest;
 	}
-	let walk = await reader.walk(undefined, isNewestFirstStart);
-	const records = walkRecords(walk);
-	while (walk.cutAt) {
-		walk = await reader.walk(walk.cutAt);
-		records.push(...walkRecords(walk));
-	}
+	const records = await wholeList(reader, isNewestFirstStart);
 	return newestRecord(records.filter(({ record }) => wanted(record)));
 }

@@ -1,4 +1,4 @@
-import { recordTime } from '../../shared/lists/recordFields';
+import { recordTime } from '../lists/recordFields';
 
 import type { IdentifiedRecord } from './recordIds';
 

@@ -1,14 +1,15 @@
 import { describe, expect, it } from 'vitest';
 
-import {
-	matchesFilters,
-	readFilters,
-} from '../../../../nodes/SecurityService/trigger/recordFilters.ts';
-import { TRIGGER_EVENTS } from '../../../../nodes/SecurityService/trigger/triggerEvents.ts';
+import { matchesFilters, readFilters } from '../../../../nodes/shared/polling/recordFilters.ts';
 
 describe('record filters', () => {
-	const threatEvent = TRIGGER_EVENTS.find((event) => event.value === 'newThreat');
-	if (!threatEvent) throw new Error('newThreat missing');
+	const threatEvent = {
+		filters: [
+			{ name: 'severity', displayName: 'Severity', fields: ['severity'], placeholder: '' },
+			{ name: 'status', displayName: 'Status', fields: ['status'], placeholder: '' },
+			{ name: 'siteId', displayName: 'Site ID', fields: ['siteId', 'site_id'], placeholder: '' },
+		],
+	};
 
 	it('reads comma-separated values and ignores empty filters', () => {
 		expect(

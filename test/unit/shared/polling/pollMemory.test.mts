@@ -5,10 +5,10 @@ import {
 	readMemory,
 	storedMemory,
 	type PollMemory,
-} from '../../../../nodes/SecurityService/trigger/pollMemory.ts';
+} from '../../../../nodes/shared/polling/pollMemory.ts';
 
 describe('poll memory', () => {
-	it('reads only an intact memory of the same configuration, also as earlier versions stored it', () => {
+	it('reads only an intact memory of the same configuration', () => {
 		const fingerprint = configurationFingerprint('configuration');
 		expect(readMemory({ fingerprint, ids: ['a', 1, 'b'] }, 'configuration')).toEqual({
 			fingerprint,
@@ -21,10 +21,7 @@ describe('poll memory', () => {
 			seeking: undefined,
 			newest: undefined,
 		});
-		expect(readMemory({ source: 'configuration', ids: ['a'] }, 'configuration')?.ids).toEqual([
-			'a',
-		]);
-		expect(readMemory({ source: 'other', ids: ['a'] }, 'configuration')).toBeUndefined();
+		expect(readMemory({ source: 'configuration', ids: ['a'] }, 'configuration')).toBeUndefined();
 		expect(
 			readMemory({ fingerprint: configurationFingerprint('other'), ids: ['a'] }, 'configuration'),
 		).toBeUndefined();

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { isRecord } from '../../shared/lists/recordFields';
+import { isRecord } from '../lists/recordFields';
 import type { ListOrder } from './recordOrder';
 import type { PageRef } from './pageWalk';
 
@@ -56,9 +56,6 @@ export interface PollMemory {
 	newest?: number;
 }
 
-/** The memory key the configuration's hash is stored under; `source` held the configuration itself before. */
-const LEGACY_KEY = 'source';
-
 export function configurationFingerprint(configuration: string): string {
 	return createHash('sha256').update(configuration).digest('hex').slice(0, 32);
 }
@@ -96,14 +93,11 @@ function seek(value: unknown): Seek | undefined {
 	return at ? { at, since: finite(value.since) } : undefined;
 }
 
-/**
- * The stored memory when it is intact and belongs to this configuration; otherwise undefined.
- * A memory written before the fingerprint existed (`source`: the configuration as text) still counts.
- */
+/** The stored memory when it is intact and belongs to this configuration; otherwise undefined. */
 export function readMemory(stored: unknown, configuration: string): PollMemory | undefined {
 	if (!isRecord(stored) || !Array.isArray(stored.ids)) return undefined;
 	const fingerprint = configurationFingerprint(configuration);
-	if (stored.fingerprint !== fingerprint && stored[LEGACY_KEY] !== configuration) return undefined;
+	if (stored.fingerprint !== fingerprint) return undefined;
 	const order =
 		stored.order === 'newestFirst' || stored.order === 'oldestFirst' ? stored.order : undefined;
 	return {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
-import { newestRecord } from '../../../../nodes/SecurityService/trigger/newestRecord.ts';
-import type { IdentifiedRecord } from '../../../../nodes/SecurityService/trigger/recordIds.ts';
+import { newestRecord } from '../../../../nodes/shared/polling/newestRecord.ts';
+import type { IdentifiedRecord } from '../../../../nodes/shared/polling/recordIds.ts';
 import { records } from './records.mts';
 
 describe('newest record', () => {

@@ -1,6 +1,6 @@
 import { NodeOperationError, type IDataObject, type INode } from 'n8n-workflow';
 
-import { textOf } from '../../shared/lists/recordFields';
+import { textOf } from '../lists/recordFields';
 
 export interface IdentifiedRecord {
 	id: string;
@@ -15,6 +15,7 @@ export function identifyRecords(
 	node: INode,
 	records: IDataObject[],
 	plural: string,
+	serviceName: string,
 ): IdentifiedRecord[] {
 	const identified: IdentifiedRecord[] = [];
 	const seen = new Set<string>();
@@ -37,7 +38,7 @@ export function identifyRecords(
 			{
 				description: `Nothing was emitted and the trigger's memory is unchanged. Fields of the first record without an ID: ${
 					fields.length > 0 ? fields.join(', ') : 'none'
-				}. Check that the base URL in the credential points at the security service API; if the service lists records without IDs, use the Security Service node's "Get Many" on a schedule instead.`,
+				}. Check that the base URL in the credential points at the ${serviceName} API; if the service lists records without IDs, use the ${serviceName} node's "Get Many" on a schedule instead.`,
 			},
 		);
 	}

@@ -1,8 +1,6 @@
 import type { IDataObject, INode, IPollFunctions } from 'n8n-workflow';
 
-import { securityListPage } from '../transport';
 import { identifyRecords, type IdentifiedRecord } from './recordIds';
-import type { TriggerEvent } from './triggerEvents';
 
 /** Where a page of the list is: a link or query the service gave; none for the first page. */
 export interface PageRef {
@@ -44,7 +42,7 @@ function refKey(ref: PageRef | undefined): string {
  * The time a poll may spend: `getPollBudgetMs()` exists from n8n 2.38 on (older n8n has none,
  * and then a poll reads on until it is done).
  */
-function pollBudgetMs(ctx: IPollFunctions): number | undefined {
+export function pollBudgetMs(ctx: IPollFunctions): number | undefined {
 	const read = (ctx as Partial<Pick<IPollFunctions, 'getPollBudgetMs'>>).getPollBudgetMs;
 	if (typeof read !== 'function') return undefined;
 	const budget = read.call(ctx);
@@ -65,6 +63,7 @@ export class ListReader {
 
 	constructor(
 		private readonly node: INode,
+		private readonly serviceName: string,
 		private readonly plural: string,
 		private readonly fetchPage: PageSource,
 		/** Undefined: no limit. */
@@ -85,7 +84,11 @@ export class ListReader {
 		const page = await this.fetchPage(ref);
 		this.pagesRead++;
 		this.slowestPageMs = Math.max(this.slowestPageMs, Date.now() - started);
-		return { ref, records: identifyRecords(this.node, page.records, this.plural), next: page.next };
+		return {
+			ref,
+			records: identifyRecords(this.node, page.records, this.plural, this.serviceName),
+			next: page.next,
+		};
 	}
 
 	/**
@@ -146,27 +149,16 @@ export function walkRecords(walk: Walk): IdentifiedRecord[] {
 	return records;
 }
 
-/** A reader of an event's list from the security service; `budgeted`: within the poll's time. */
-export function securityListReader(
-	ctx: IPollFunctions,
-	event: TriggerEvent,
-	qs: IDataObject,
-	options: { budgeted: boolean },
-): ListReader {
-	const fetchPage: PageSource = async (ref) => {
-		const request = {
-			method: 'GET' as const,
-			path: event.path,
-			url: ref?.url,
-			qs: ref ? ref.qs : qs,
-		};
-		const page = await securityListPage(ctx, request, event.plural);
-		return { records: page.records, next: page.next && { url: page.next.url, qs: page.next.qs } };
-	};
-	return new ListReader(
-		ctx.getNode(),
-		event.plural,
-		fetchPage,
-		options.budgeted ? pollBudgetMs(ctx) : undefined,
-	);
+/** The records of the whole list, each once, read without regard to the poll's time (a manual run). */
+export async function wholeList(
+	reader: ListReader,
+	stopAfter?: (page: ListPage) => boolean,
+): Promise<IdentifiedRecord[]> {
+	let walk = await reader.walk(undefined, stopAfter);
+	const records = walkRecords(walk);
+	while (walk.cutAt) {
+		walk = await reader.walk(walk.cutAt);
+		records.push(...walkRecords(walk));
+	}
+	return records;
 }

@@ -1,4 +1,4 @@
-import { recordTime } from '../../shared/lists/recordFields';
+import { recordTime } from '../lists/recordFields';
 import { idCounter } from './newestRecord';
 import type { ListPage } from './pageWalk';
 import type { IdentifiedRecord } from './recordIds';

@@ -1,6 +1,6 @@
 import type { INode } from 'n8n-workflow';
 
-import type { IdentifiedRecord } from '../../../../nodes/SecurityService/trigger/recordIds.ts';
+import type { IdentifiedRecord } from '../../../../nodes/shared/polling/recordIds.ts';
 
 /** The node the trigger's modules name in their errors. */
 export const node = {

@@ -50,6 +50,11 @@ function lastPageIds(walk: Walk): string[] {
 	return walk.pages[walk.pages.length - 1].records.map(({ id }) => id);
 }
 
+/** Whether a list that held records seen before now lists records but none of those. */
+function lostSight(memory: PollMemory, records: IdentifiedRecord[]): boolean {
+	return memory.ids.length > 0 && records.length > 0;
+}
+
 /** How a poll tells the new records of a walk, and what decided it. */
 interface NewRuleChoice {
 	isNew: NewRule;
@@ -162,6 +167,7 @@ async function oldestFirstPoll(
 		ifWhole: whenNothingRemembered(memory),
 	});
 	const isNew: NewRule = goingOn ? () => true : choice.isNew;
+	work.lostTrack = !goingOn && choice.by === 'whole' && lostSight(memory, records);
 	const seeking: PollMemory['seeking'] =
 		!goingOn && choice.by === 'cut' && walk.cutAt
 			? { at: walk.cutAt, since: memory.newest }
@@ -221,10 +227,11 @@ async function newestFirstPoll(
 
 	const head = await reader.walk(undefined, (page) => page.records.some(({ id }) => seen.has(id)));
 	const records = walkRecords(head);
-	const { isNew } = newRuleFor(head, records, seen, 'before', {
+	const { isNew, by } = newRuleFor(head, records, seen, 'before', {
 		ifCut: () => true,
 		ifWhole: whenNothingRemembered(memory),
 	});
+	work.lostTrack = by === 'whole' && lostSight(memory, records);
 	const decision = work.decide(records, isNew, wanted, gapKnown);
 	if (head.cutAt) {
 		gaps.push({
@@ -284,6 +291,7 @@ async function unorderedPoll(
 					(fromStart && index < WATCHED_AT_EACH_END) ||
 					(toEnd && index >= records.length - WATCHED_AT_EACH_END)
 			: whenNothingRemembered(memory);
+	work.lostTrack = !found && fromStart && toEnd && lostSight(memory, records);
 	const decision = work.decide(records, isNew, wanted);
 	const order =
 		walkOrder(walk) ?? (fromStart && toEnd ? observedOrder(records, decision, seen) : undefined);

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { recordTime } from '../../shared/lists/recordFields';
+import { recordTime } from '../lists/recordFields';
 import type { ListOrder } from './recordOrder';
 import { idCounter } from './newestRecord';
 import { MAX_PENDING_IDS, MAX_REMEMBERED_IDS, mergeIds, type PollMemory } from './pollMemory';
@@ -11,6 +11,8 @@ export type Wanted = (record: IDataObject) => boolean;
 export interface PollOutcome {
 	emit: IdentifiedRecord[];
 	memory: PollMemory;
+	/** The poll read the list to its end without finding any record seen before: some may have been missed. */
+	lostTrack: boolean;
 }
 
 /** Whether a record not remembered, at `index` of the records a walk read, is new. */
@@ -125,6 +127,8 @@ function rememberPending(decisions: Decision[], previous: string[], read: Set<st
 export class PollWork {
 	readonly decisions: Decision[] = [];
 	readonly read = new Set<string>();
+	/** Set when a walk read the whole list and found none of the records seen before. */
+	lostTrack = false;
 	private newest: number | undefined;
 
 	constructor(private readonly memory: PollMemory) {
@@ -161,6 +165,7 @@ export class PollWork {
 	outcome(memory: Omit<PollMemory, 'pending' | 'newest'>): PollOutcome {
 		return {
 			emit: this.decisions.flatMap((decision) => decision.emit),
+			lostTrack: this.lostTrack,
 			memory: {
 				...memory,
 				pending: rememberPending(this.decisions, this.memory.pending, this.read),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { orderOf } from '../../../../nodes/SecurityService/trigger/recordOrder.ts';
+import { orderOf } from '../../../../nodes/shared/polling/recordOrder.ts';
 import { records } from './records.mts';
 
 describe('list order', () => {

@@ -133,6 +133,7 @@ describe(`n8n ${N8N1_VERSION} on Node ${N8N1_NODE_VERSION}`, () => {
 		expect(loaded.names.sort()).toEqual([
 			'performanceService',
 			'performanceServiceApi',
+			'performanceServicePollTrigger',
 			'performanceServiceTrigger',
 			'securityService',
 			'securityServiceApi',
@@ -144,6 +145,7 @@ describe(`n8n ${N8N1_VERSION} on Node ${N8N1_NODE_VERSION}`, () => {
 		const nodeTypes = (await client.nodeTypes()).map((type) => type.name);
 		for (const name of [
 			'performanceService',
+			'performanceServicePollTrigger',
 			'performanceServiceTrigger',
 			'securityService',
 			'securityServiceTrigger',

@@ -17,14 +17,17 @@ import {
 	deliveredEventIds,
 	expectActionNodesRan,
 	expectEachNewThreatOnce,
+	expectStatusChangeOnce,
 	runActionNodes,
 	runPollerOnce,
+	runStatusPollerOnce,
 	waitForEventExecution,
 } from '../support/n8n/realChecks.mts';
-import type { PollerResult } from '../support/n8n/realChecks.mts';
+import type { PollerResult, StatusPollerResult } from '../support/n8n/realChecks.mts';
 import {
 	actionNodesWorkflow,
 	deliveryTriggerWorkflow,
+	siteStatusPollerWorkflow,
 	threatPollerWorkflow,
 } from '../support/n8n/testWorkflows.mts';
 import {
@@ -60,6 +63,8 @@ let actions: StoredWorkflow & { path: string };
 let trigger: StoredWorkflow;
 let poller: StoredWorkflow;
 let pollerRun: Promise<PollerResult>;
+let statusPoller: StoredWorkflow;
+let statusPollerRun: Promise<StatusPollerResult>;
 /** The trigger's production URL on main and on each webhook process (the same path everywhere). */
 let triggerUrls: { main: string; webhooks: string[] };
 let triggerDescription: NodeTypeDescription;
@@ -83,6 +88,10 @@ beforeAll(async () => {
 	// Polls come once a minute: the poller's check runs while the other tests do, and its test awaits it.
 	pollerRun = runPollerOnce(client, cluster.sandbox, poller.id, Date.now());
 	pollerRun.catch(() => undefined);
+	statusPoller = await client.createWorkflow(siteStatusPollerWorkflow(credentialIds));
+	await client.publishWorkflow(statusPoller.id);
+	statusPollerRun = runStatusPollerOnce(client, cluster.sandbox, statusPoller.id);
+	statusPollerRun.catch(() => undefined);
 
 	const definition = actionNodesWorkflow(credentialIds);
 	actions = { ...(await client.createWorkflow(definition)), path: definition.path };
@@ -299,5 +308,16 @@ describe('n8n 2.x in queue mode (Postgres, Redis, main, worker, two webhook proc
 		expectEachNewThreatOnce(result);
 		for (const id of result.executionIds)
 			expect(cluster.workerLog()).toContain(`Worker started execution ${id} `);
+	});
+
+	it('emits a site status change once from the Performance Service Poll Trigger, its execution run on the worker', async () => {
+		const result = await statusPollerRun;
+		expectStatusChangeOnce(result);
+		for (const id of result.executionIds)
+			expect(cluster.workerLog()).toContain(`Worker started execution ${id} `);
+		figures.statusPoller = {
+			executions: result.executionIdsAfterAnotherPoll.length,
+			emitted: result.emitted.length,
+		};
 	});
 });

@@ -24,6 +24,8 @@ export interface E2eContext {
 	workflowIds: Record<ExampleKey, string>;
 	/** When the trigger examples were published. */
 	publishedAt: number;
+	/** A HEALTHY site of its own for the site health example, added right after publishing. */
+	watchedSite: { id: string; name: string; hostname: string; addedAt: number };
 }
 
 declare module 'vitest' {

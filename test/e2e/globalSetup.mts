@@ -47,6 +47,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
 			siteHealthAlerts: workflows.siteHealthAlerts.id,
 		},
 		publishedAt: Date.now(),
+		// Added now, so the polls during the other files list it before its test changes its status.
+		watchedSite: { ...sandbox.addSite('HEALTHY'), addedAt: Date.now() },
 	};
 	project.provide('e2e', context);
 	return async () => {

@@ -45,16 +45,6 @@ export async function addThreat(
 	return await control('POST', '/security/threats', partial);
 }
 
-/** Adds one performance site with the given status (the sandbox control, past the creation limit). */
-export async function addPerformanceSite(
-	status: string,
-): Promise<{ id: string; name: string; hostname: string; status: string }> {
-	const { sites } = await control<{
-		sites: Array<{ id: string; name: string; hostname: string; status: string }>;
-	}>('POST', '/performance/sites', { status });
-	return sites[0];
-}
-
 /** Sets a performance site's status through the sandbox control. */
 export async function setSiteStatus(siteId: string, status: string): Promise<void> {
 	await control('POST', `/performance/sites/${siteId}/status`, { status });

@@ -4,16 +4,9 @@ import type { ExecutionDetail, N8nClient } from '../support/n8n/client.mts';
 import { delay, waitFor } from '../support/n8n/processes.mts';
 import { e2e, ownerClient } from './context.mts';
 import { executionDetails, nodeOutput } from './executions.mts';
-import {
-	addPerformanceSite,
-	chatMessages,
-	chatText,
-	serviceRequests,
-	setSiteStatus,
-} from './sandboxControl.mts';
+import { chatMessages, chatText, serviceRequests, setSiteStatus } from './sandboxControl.mts';
 
 /** Polls run every minute (n8n's shortest poll interval) at a random second. */
-const ONE_POLL_MS = 61_000;
 const TWO_POLLS_MS = 150_000;
 /** After a poll request, the time an execution it started needs to be listed. */
 const SETTLE_MS = 5_000;
@@ -34,12 +27,32 @@ async function executionsFor(siteId: string): Promise<ExecutionDetail[]> {
 		.sort((a, b) => Number(a.id) - Number(b.id));
 }
 
+/** Waits until the site list was polled after `since` (epoch ms). */
+async function waitForSitesPoll(since: number): Promise<void> {
+	await waitFor(
+		'a poll of the site list',
+		async () =>
+			(await serviceRequests()).some(
+				(request) =>
+					request.service === 'performance' &&
+					request.method === 'GET' &&
+					request.path === '/sites' &&
+					request.at > since,
+			)
+				? true
+				: undefined,
+		{ timeoutMs: TWO_POLLS_MS, intervalMs: 1000 },
+	);
+}
+
 beforeAll(async () => {
 	client = ownerClient();
-	// Other e2e files reoptimize seeded sites (their statuses change too): this test watches a site of its own.
-	site = await addPerformanceSite('HEALTHY');
-	// A poll lists the new site first: that emits nothing, and gives the trigger its status.
-	await delay(ONE_POLL_MS + SETTLE_MS);
+	// Other e2e files reoptimize seeded sites (their statuses change too): this test watches a site
+	// of its own, added by the global setup. A poll listing it emits nothing and gives the trigger
+	// its status; it has usually happened while the other files ran.
+	site = e2e().watchedSite;
+	await waitForSitesPoll(e2e().watchedSite.addedAt);
+	await delay(SETTLE_MS);
 });
 
 describe('the published Performance Service Poll Trigger (example: site health alerts without a public URL)', () => {
@@ -80,16 +93,7 @@ describe('the published Performance Service Poll Trigger (example: site health a
 		const lastStopped = Math.max(
 			...before.map((execution) => Date.parse(execution.stoppedAt ?? execution.startedAt)),
 		);
-		const pollsSince = async (since: number) =>
-			(await serviceRequests()).filter(
-				(request) =>
-					request.service === 'performance' &&
-					request.method === 'GET' &&
-					request.path === '/sites' &&
-					request.at > since,
-			);
-		await delay(ONE_POLL_MS);
-		expect((await pollsSince(lastStopped)).length).toBeGreaterThan(0);
+		await waitForSitesPoll(lastStopped);
 		await delay(SETTLE_MS);
 		const after = await executionsFor(site.id);
 		expect(after.map((execution) => execution.id)).toEqual(before.map((execution) => execution.id));

@@ -9,6 +9,7 @@ import {
 	PERFORMANCE_ACTION_NODE,
 	POLLER_NODE,
 	SECURITY_ACTION_NODE,
+	STATUS_POLLER_NODE,
 } from './testWorkflows.mts';
 
 /** Checks the queue-mode and n8n 1.x suites share: what the package's triggers started in real n8n. */
@@ -54,21 +55,31 @@ export async function waitForEventExecution(
 }
 
 /** Waits for the security service to see a poll of its threat list after `after` (ms since epoch). */
-export async function waitForThreatPoll(sandbox: Sandbox, after: number): Promise<void> {
+/** Waits until `service`'s list at `path` was polled after `after` (epoch ms). */
+async function waitForListPoll(
+	sandbox: Sandbox,
+	service: 'performance' | 'security',
+	path: string,
+	after: number,
+): Promise<void> {
 	await waitFor(
-		'a poll of the threat list',
+		`a poll of the ${service} service's ${path}`,
 		async () =>
 			sandbox.requests.some(
 				(request) =>
-					request.service === 'security' &&
+					request.service === service &&
 					request.method === 'GET' &&
-					request.path === '/threats' &&
+					request.path === path &&
 					request.at > after,
 			)
 				? true
 				: undefined,
 		{ timeoutMs: TWO_POLLS_MS, intervalMs: 1000 },
 	);
+}
+
+export async function waitForThreatPoll(sandbox: Sandbox, after: number): Promise<void> {
+	await waitForListPoll(sandbox, 'security', '/threats', after);
 }
 
 export interface PollerResult {
@@ -186,5 +197,73 @@ export function expectEachNewThreatOnce(result: PollerResult): void {
 	expect(result.executionsBeforeNewThreats).toBe(0);
 	expect(result.statuses.every((status) => status === 'success')).toBe(true);
 	expect([...result.emitted].sort()).toEqual([...result.newThreatIds].sort());
+	expect(result.executionIdsAfterAnotherPoll).toEqual(result.executionIds);
+}
+
+export interface StatusPollerResult {
+	siteId: string;
+	/** Executions that emitted the site: its first listing and its status change, then one more poll. */
+	executionsBeforeChange: number;
+	emitted: Array<Record<string, unknown>>;
+	statuses: string[];
+	executionIds: string[];
+	executionIdsAfterAnotherPoll: string[];
+}
+
+/**
+ * With a published siteStatusChanged poller: adds a HEALTHY site, waits for a poll that lists it
+ * (which only remembers its status), turns it DEGRADED, waits until the poller has emitted the
+ * change, then waits for one more poll.
+ */
+export async function runStatusPollerOnce(
+	client: N8nClient,
+	sandbox: Sandbox,
+	workflowId: string,
+): Promise<StatusPollerResult> {
+	const siteId = sandbox.addSite('HEALTHY').id;
+	await waitForListPoll(sandbox, 'performance', '/sites', Date.now());
+	await delay(SETTLE_MS);
+	const emittedFor = (executions: ExecutionDetail[]) =>
+		executions.flatMap((execution) =>
+			nodeOutput(execution, STATUS_POLLER_NODE).filter((site) => site.id === siteId),
+		);
+	const forSite = async () =>
+		(await allExecutions(client, workflowId)).filter(
+			(execution) => emittedFor([execution]).length > 0,
+		);
+	const executionsBeforeChange = (await forSite()).length;
+	sandbox.setSiteStatus(siteId, 'DEGRADED');
+	const executions = await waitFor(
+		'the poller to emit the status change',
+		async () => {
+			const found = await forSite();
+			return found.length > 0 && found.every((execution) => FINISHED.has(execution.status))
+				? found
+				: undefined;
+		},
+		{ timeoutMs: TWO_POLLS_MS, intervalMs: 1000 },
+	);
+	const lastStopped = Math.max(
+		...executions.map((execution) => Date.parse(execution.stoppedAt ?? execution.startedAt)),
+	);
+	await waitForListPoll(sandbox, 'performance', '/sites', lastStopped);
+	await delay(SETTLE_MS);
+	const after = await forSite();
+	return {
+		siteId,
+		executionsBeforeChange,
+		emitted: emittedFor(after),
+		statuses: after.map((execution) => execution.status),
+		executionIds: executions.map((execution) => execution.id),
+		executionIdsAfterAnotherPoll: after.map((execution) => execution.id),
+	};
+}
+
+export function expectStatusChangeOnce(result: StatusPollerResult): void {
+	expect(result.executionsBeforeChange).toBe(0);
+	expect(result.statuses).toEqual(['success']);
+	expect(result.emitted).toEqual([
+		expect.objectContaining({ id: result.siteId, status: 'DEGRADED', previousStatus: 'HEALTHY' }),
+	]);
 	expect(result.executionIdsAfterAnotherPoll).toEqual(result.executionIds);
 }

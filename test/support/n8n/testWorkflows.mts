@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
 
 import type { WorkflowDefinition, WorkflowNode } from './client.mts';
-import { CREDENTIAL_NAMES, PERFORMANCE_TRIGGER, SECURITY_TRIGGER } from './examples.mts';
+import {
+	CREDENTIAL_NAMES,
+	PERFORMANCE_POLL_TRIGGER,
+	PERFORMANCE_TRIGGER,
+	SECURITY_TRIGGER,
+} from './examples.mts';
 import type { CredentialIds, CredentialType } from './examples.mts';
 import { PACKAGE_NAME } from './paths.mts';
 
@@ -12,6 +17,7 @@ export const PERFORMANCE_ACTION_NODE = 'Performance sites';
 export const SECURITY_ACTION_NODE = 'Security sites';
 export const DELIVERY_TRIGGER_NODE = 'Every performance event';
 export const POLLER_NODE = 'New threat';
+export const STATUS_POLLER_NODE = 'Site status changed';
 
 function credential(type: CredentialType, ids: CredentialIds): WorkflowNode['credentials'] {
 	return { [type]: { id: ids[type], name: CREDENTIAL_NAMES[type] } };
@@ -101,6 +107,25 @@ export function threatPollerWorkflow(ids: CredentialIds): WorkflowDefinition {
 				position: [0, 0],
 				parameters: { pollTimes: { item: [{ mode: 'everyMinute' }] }, event: 'newThreat' },
 				credentials: credential('securityServiceApi', ids),
+			},
+		],
+		connections: {},
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+/** A Performance Service Poll Trigger watching site statuses every minute. */
+export function siteStatusPollerWorkflow(ids: CredentialIds): WorkflowDefinition {
+	return {
+		name: `Site status changes ${randomUUID()}`,
+		nodes: [
+			{
+				name: STATUS_POLLER_NODE,
+				type: PERFORMANCE_POLL_TRIGGER,
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: { pollTimes: { item: [{ mode: 'everyMinute' }] }, event: 'siteStatusChanged' },
+				credentials: credential('performanceServiceApi', ids),
 			},
 		],
 		connections: {},

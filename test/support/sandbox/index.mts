@@ -3,6 +3,8 @@ import { DEMO_TOKENS, SECURITY_KEY, SIGNING_SECRET } from './auth.mts';
 import { SandboxContext } from './context.mts';
 import { DEFAULT_OPTIONS, mergeOptions } from './options.mts';
 import { MOUNTS } from './mounts.mts';
+import { addSite, findSite } from './performanceRoutes.mts';
+import type { SiteStatus } from './performanceModel.mts';
 import { createSandboxServer } from './server.mts';
 import type {
 	DeliveryRecord,
@@ -58,6 +60,10 @@ export interface Sandbox {
 	addScan(partial?: Record<string, unknown>): Record<string, unknown>;
 	addUpdate(partial?: Record<string, unknown>): Record<string, unknown>;
 	addReport(partial?: Record<string, unknown>): Record<string, unknown>;
+	/** Adds a performance site without audits (announced as site.added). */
+	addSite(status: SiteStatus): { id: string; name: string; hostname: string };
+	/** Sets a performance site's status, as the service's health checks would. */
+	setSiteStatus(siteId: string, status: SiteStatus): void;
 	setOptions(partial: Partial<SandboxOptions>): void;
 	reset(): void;
 	close(): Promise<void>;
@@ -114,6 +120,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		addScan: (partial) => ctx.addSecurityRecord('scans', partial),
 		addUpdate: (partial) => ctx.addSecurityRecord('updates', partial),
 		addReport: (partial) => ctx.addSecurityRecord('reports', partial),
+		addSite: (status) => {
+			const { id, name, hostname } = addSite(ctx, { status });
+			return { id, name, hostname };
+		},
+		setSiteStatus: (siteId, status) => {
+			const site = findSite(ctx, siteId);
+			if (!site) throw new Error(`No site ${siteId} in the sandbox`);
+			site.status = status;
+		},
 		setOptions: (partial) => ctx.setOptions(partial),
 		reset: () => ctx.reset(),
 		close: () => {

@@ -95,18 +95,22 @@ export function deliveryTriggerWorkflow(ids: CredentialIds): WorkflowDefinition 
 	};
 }
 
-/** A Security Service Trigger polling for new threats every minute (n8n's shortest interval). */
-export function threatPollerWorkflow(ids: CredentialIds): WorkflowDefinition {
+/** One poll trigger of the package, polling every minute (n8n's shortest interval), alone in a workflow. */
+function pollerWorkflow(
+	name: string,
+	node: { name: string; type: string; event: string; credentialType: CredentialType },
+	ids: CredentialIds,
+): WorkflowDefinition {
 	return {
-		name: `New threats ${randomUUID()}`,
+		name: `${name} ${randomUUID()}`,
 		nodes: [
 			{
-				name: POLLER_NODE,
-				type: SECURITY_TRIGGER,
+				name: node.name,
+				type: node.type,
 				typeVersion: 1,
 				position: [0, 0],
-				parameters: { pollTimes: { item: [{ mode: 'everyMinute' }] }, event: 'newThreat' },
-				credentials: credential('securityServiceApi', ids),
+				parameters: { pollTimes: { item: [{ mode: 'everyMinute' }] }, event: node.event },
+				credentials: credential(node.credentialType, ids),
 			},
 		],
 		connections: {},
@@ -114,21 +118,22 @@ export function threatPollerWorkflow(ids: CredentialIds): WorkflowDefinition {
 	};
 }
 
-/** A Performance Service Poll Trigger watching site statuses every minute. */
+/** A Security Service Trigger polling for new threats. */
+export function threatPollerWorkflow(ids: CredentialIds): WorkflowDefinition {
+	const node = { name: POLLER_NODE, type: SECURITY_TRIGGER, event: 'newThreat' };
+	return pollerWorkflow('New threats', { ...node, credentialType: 'securityServiceApi' }, ids);
+}
+
+/** A Performance Service Poll Trigger watching site statuses. */
 export function siteStatusPollerWorkflow(ids: CredentialIds): WorkflowDefinition {
-	return {
-		name: `Site status changes ${randomUUID()}`,
-		nodes: [
-			{
-				name: STATUS_POLLER_NODE,
-				type: PERFORMANCE_POLL_TRIGGER,
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: { pollTimes: { item: [{ mode: 'everyMinute' }] }, event: 'siteStatusChanged' },
-				credentials: credential('performanceServiceApi', ids),
-			},
-		],
-		connections: {},
-		settings: { executionOrder: 'v1' },
+	const node = {
+		name: STATUS_POLLER_NODE,
+		type: PERFORMANCE_POLL_TRIGGER,
+		event: 'siteStatusChanged',
 	};
+	return pollerWorkflow(
+		'Site status changes',
+		{ ...node, credentialType: 'performanceServiceApi' },
+		ids,
+	);
 }

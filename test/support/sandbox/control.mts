@@ -2,8 +2,14 @@ import type { SandboxContext } from './context.mts';
 import { MOUNTS } from './mounts.mts';
 import { payloads } from './events.mts';
 import { makeAudit, STRATEGIES } from './performanceModel.mts';
-import type { SiteStatus, Strategy } from './performanceModel.mts';
-import { addSite, findSite } from './performanceRoutes.mts';
+import type { Strategy } from './performanceModel.mts';
+import {
+	addSite,
+	findSite,
+	isSiteStatus,
+	setSiteStatus,
+	SITE_STATUSES,
+} from './performanceRoutes.mts';
 import { jsonReply, parseObjectBody, performanceError } from './reply.mts';
 import type { IncomingCall, Reply } from './reply.mts';
 import { matchRoute } from './routeTable.mts';
@@ -173,24 +179,23 @@ function addSecurityRecord(
 	return jsonReply(201, ctx.addSecurityRecord(resource as SecurityResource, body));
 }
 
-const SITE_STATUSES: readonly SiteStatus[] = ['HEALTHY', 'DEGRADED', 'CRITICAL', 'PENDING'];
+const statusRefused = (): Reply => badRequest(`status must be one of ${SITE_STATUSES.join(', ')}`);
 
 /** Adds `count` sites (default 1) at once, past the site-creation limit, each announced as site.added. */
 function addSites(ctx: SandboxContext, _call: IncomingCall, body: Record<string, unknown>): Reply {
 	const { count = 1, status = 'PENDING' } = body;
 	if (!(Number.isInteger(count) && (count as number) > 0))
 		return badRequest('count must be a positive integer');
-	if (!SITE_STATUSES.includes(status as SiteStatus))
-		return badRequest(`status must be one of ${SITE_STATUSES.join(', ')}`);
+	if (!isSiteStatus(status)) return statusRefused();
 	const added = Array.from({ length: count as number }, () => {
-		const site = addSite(ctx, { status: status as SiteStatus });
+		const site = addSite(ctx, { status });
 		return { id: site.id, name: site.name, hostname: site.hostname, status: site.status };
 	});
 	return jsonReply(201, { sites: added });
 }
 
 /** Sets a site's status as the service's health checks would. */
-function setSiteStatus(
+function changeSiteStatus(
 	ctx: SandboxContext,
 	_call: IncomingCall,
 	body: Record<string, unknown>,
@@ -198,10 +203,8 @@ function setSiteStatus(
 ): Reply {
 	const site = findSite(ctx, id);
 	if (!site) return notFound(`Site ${id} was not found`);
-	if (!SITE_STATUSES.includes(body.status as SiteStatus))
-		return badRequest(`status must be one of ${SITE_STATUSES.join(', ')}`);
-	site.status = body.status as SiteStatus;
-	ctx.noteSiteEvent(site, 'site.updated', `Status set to ${site.status}`);
+	if (!isSiteStatus(body.status)) return statusRefused();
+	setSiteStatus(ctx, site, body.status);
 	return jsonReply(200, { id: site.id, status: site.status });
 }
 
@@ -265,7 +268,7 @@ const ROUTES: ControlRoute[] = [
 	{ method: 'POST', path: '/reset', handler: reset, does: 'restore seeds and options; clear records, limits, faults, endpoints' },
 	{ method: 'POST', path: '/security/:resource', handler: addSecurityRecord, does: 'add a site, scan, threat, update or report {partial record}' },
 	{ method: 'POST', path: '/performance/sites', handler: addSites, does: 'add sites past the creation limit {count?, status?}' },
-	{ method: 'POST', path: '/performance/sites/:id/status', handler: setSiteStatus, does: "set a site's status {status}" },
+	{ method: 'POST', path: '/performance/sites/:id/status', handler: changeSiteStatus, does: "set a site's status {status}" },
 	{ method: 'POST', path: '/performance/sites/:id/audits', handler: addAudit, does: 'complete one audit of a site now {strategy?, score?}' },
 	{ method: 'POST', path: '/chat/incoming', handler: receiveChatMessage, does: 'chat sink of the example workflows {any JSON}' },
 	{ method: 'GET', path: '/chat/messages', handler: listChatMessages, does: 'messages the chat sink received' },

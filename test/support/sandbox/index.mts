@@ -3,7 +3,7 @@ import { DEMO_TOKENS, SECURITY_KEY, SIGNING_SECRET } from './auth.mts';
 import { SandboxContext } from './context.mts';
 import { DEFAULT_OPTIONS, mergeOptions } from './options.mts';
 import { MOUNTS } from './mounts.mts';
-import { addSite, findSite } from './performanceRoutes.mts';
+import { addSite, findSite, setSiteStatus } from './performanceRoutes.mts';
 import type { SiteStatus } from './performanceModel.mts';
 import { createSandboxServer } from './server.mts';
 import type {
@@ -62,7 +62,7 @@ export interface Sandbox {
 	addReport(partial?: Record<string, unknown>): Record<string, unknown>;
 	/** Adds a performance site without audits (announced as site.added). */
 	addSite(status: SiteStatus): { id: string; name: string; hostname: string };
-	/** Sets a performance site's status, as the service's health checks would. */
+	/** Sets a performance site's status, as the service's health checks would (the control does the same). */
 	setSiteStatus(siteId: string, status: SiteStatus): void;
 	setOptions(partial: Partial<SandboxOptions>): void;
 	reset(): void;
@@ -127,7 +127,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		setSiteStatus: (siteId, status) => {
 			const site = findSite(ctx, siteId);
 			if (!site) throw new Error(`No site ${siteId} in the sandbox`);
-			site.status = status;
+			setSiteStatus(ctx, site, status);
 		},
 		setOptions: (partial) => ctx.setOptions(partial),
 		reset: () => ctx.reset(),

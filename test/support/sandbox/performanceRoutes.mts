@@ -144,6 +144,22 @@ export function addSite(
 	return site;
 }
 
+export const SITE_STATUSES: readonly SiteStatus[] = ['HEALTHY', 'DEGRADED', 'CRITICAL', 'PENDING'];
+
+export function isSiteStatus(value: unknown): value is SiteStatus {
+	return SITE_STATUSES.includes(value as SiteStatus);
+}
+
+/** Sets a site's status as the service's health checks would, noted among the site's events. */
+export function setSiteStatus(
+	ctx: SandboxContext,
+	site: PerformanceSite,
+	status: SiteStatus,
+): void {
+	site.status = status;
+	ctx.noteSiteEvent(site, 'site.updated', `Status set to ${status}`);
+}
+
 function updateSite(ctx: SandboxContext, call: IncomingCall, { id }: PathParams): RouteResult {
 	const site = findSite(ctx, id);
 	if (!site) return siteNotFound(id);

@@ -1,8 +1,8 @@
-import { executionDetails, nodeOutput, waitForExecutions } from '../e2e/executions.mts';
+import { executionDetails, FINISHED, nodeOutput } from '../e2e/executions.mts';
 import type { N8nClient } from '../support/n8n/client.mts';
 import { postDelivery, signDelivery } from '../support/n8n/deliveries.mts';
 import type { Delivery } from '../support/n8n/deliveries.mts';
-import { delay } from '../support/n8n/processes.mts';
+import { delay, waitFor } from '../support/n8n/processes.mts';
 import { DELIVERY_TRIGGER_NODE } from '../support/n8n/testWorkflows.mts';
 
 /** Attempts the service makes at one delivery (performance-service-api.md: up to 5, backing off). */
@@ -73,19 +73,53 @@ export async function deliverAsService(
 	return outcomes;
 }
 
+/** How long an execution must stay queued-and-untouched to count as left behind by a killed process. */
+const LEFT_BEHIND_MS = 15_000;
+
+export interface EventExecutions {
+	/** Finished executions per event id: the runs each event started. */
+	counts: Map<unknown, number>;
+	/** Executions that never ran: created by a webhook process killed before it queued them. */
+	leftBehind: number;
+}
+
 /**
- * Waits until the delivery trigger workflow has at least `atLeast` executions, all finished, and
- * counts them by the event each one started with.
+ * Waits until the delivery trigger workflow has at least `atLeast` finished executions and no
+ * other is running or still changing, and counts the finished ones by the event each started with.
+ * An execution still `new` after LEFT_BEHIND_MS, once the rest finished, never ran: a process
+ * killed between creating it and queueing it leaves it so (its event's retry runs elsewhere).
  */
 export async function executionsPerEvent(
 	client: N8nClient,
 	workflowId: string,
 	atLeast: number,
-): Promise<Map<unknown, number>> {
-	const executions = await waitForExecutions(client, workflowId, atLeast, 120_000);
+): Promise<EventExecutions> {
+	let unfinishedSince = new Map<string, number>();
+	const finished = await waitFor(
+		`${atLeast} finished executions of workflow ${workflowId}, none running`,
+		async () => {
+			const executions = await client.executions(workflowId);
+			const done = executions.filter((execution) => FINISHED.has(execution.status));
+			const rest = executions.filter((execution) => !FINISHED.has(execution.status));
+			const now = Date.now();
+			unfinishedSince = new Map(
+				rest.map((execution) => [
+					`${execution.id}:${execution.status}`,
+					unfinishedSince.get(`${execution.id}:${execution.status}`) ?? now,
+				]),
+			);
+			const leftBehind = rest.every(
+				(execution) =>
+					execution.status === 'new' &&
+					now - (unfinishedSince.get(`${execution.id}:new`) ?? now) >= LEFT_BEHIND_MS,
+			);
+			return done.length >= atLeast && leftBehind ? { done, rest: rest.length } : undefined;
+		},
+		{ timeoutMs: 120_000, intervalMs: 500 },
+	);
 	const counts = new Map<unknown, number>();
-	for (const execution of await executionDetails(client, executions))
+	for (const execution of await executionDetails(client, finished.done))
 		for (const { id } of nodeOutput(execution, DELIVERY_TRIGGER_NODE))
 			counts.set(id, (counts.get(id) ?? 0) + 1);
-	return counts;
+	return { counts, leftBehind: finished.rest };
 }

@@ -1,7 +1,8 @@
 import type { ExecutionDetail, ExecutionSummary, N8nClient } from '../support/n8n/client.mts';
 import { waitFor } from '../support/n8n/processes.mts';
 
-const FINISHED = new Set(['success', 'error', 'crashed', 'canceled']);
+/** Statuses of an execution that has run to its end. */
+export const FINISHED = new Set(['success', 'error', 'crashed', 'canceled']);
 
 /** Waits until the workflow has at least `count` finished executions; returns them oldest first. */
 export async function waitForExecutions(

@@ -1,7 +1,12 @@
 import { expect } from 'vitest';
 
 import type { Sandbox } from '../sandbox/index.mts';
-import { executionDetails, nodeOutput, waitForExecutions } from '../../e2e/executions.mts';
+import {
+	executionDetails,
+	FINISHED,
+	nodeOutput,
+	waitForExecutions,
+} from '../../e2e/executions.mts';
 import type { ExecutionDetail, N8nClient } from './client.mts';
 import { delay, waitFor } from './processes.mts';
 import {
@@ -18,8 +23,6 @@ import {
 export const TWO_POLLS_MS = 150_000;
 /** After a poll request, the time an execution it started needs to be listed. */
 const SETTLE_MS = 5_000;
-
-const FINISHED = new Set(['success', 'error', 'crashed', 'canceled']);
 
 async function allExecutions(client: N8nClient, workflowId: string): Promise<ExecutionDetail[]> {
 	const executions = await executionDetails(client, await client.executions(workflowId));

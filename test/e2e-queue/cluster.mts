@@ -59,7 +59,8 @@ class Cleanup {
 	}
 }
 
-export async function startQueueCluster(): Promise<QueueCluster> {
+/** `env`: n8n settings for every process, over the suite's. */
+export async function startQueueCluster(env: Record<string, string> = {}): Promise<QueueCluster> {
 	const installDir = await ensureN8nInstalled();
 	const cleanup = new Cleanup();
 	try {
@@ -80,6 +81,7 @@ export async function startQueueCluster(): Promise<QueueCluster> {
 			userFolder,
 			postgres,
 			redis,
+			env,
 			behindProxy: true,
 		});
 		const main = await startN8n(processes.main);

@@ -15,6 +15,7 @@ import type { ProxiedRequest } from '../support/n8n/nginx.mts';
 import { ARTIFACTS_DIR } from '../support/n8n/paths.mts';
 import {
 	deliveredEventIds,
+	executionLines,
 	expectActionNodesRan,
 	expectEachNewThreatOnce,
 	expectStatusChangeOnce,
@@ -207,7 +208,14 @@ describe('n8n 2.x in queue mode (Postgres, Redis, main, worker, two webhook proc
 		const marker = signedDelivery(secret());
 		expect((await postDelivery(triggerUrls.webhooks[1], marker)).status).toBe(200);
 		const ids = await waitForEventExecution(cluster.client, trigger.id, marker.eventId);
-		expect(ids.filter((id) => id === event.eventId)).toHaveLength(1);
+		const seen = async () =>
+			[
+				`event ${event.eventId}, answers ${JSON.stringify(answers)}`,
+				`workflow ${trigger.id}; ${await executionLines(cluster.client)}`,
+				`main:\n${cluster.main.logTail(12)}`,
+			].join('\n');
+		const executionsOfEvent = ids.filter((id) => id === event.eventId).length;
+		expect(executionsOfEvent, executionsOfEvent === 1 ? '' : await seen()).toBe(1);
 	});
 
 	it('through nginx (each webhook path to one webhook process), starts each event of a burst once, and none of its last 20 again when they are resent', async () => {

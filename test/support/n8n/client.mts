@@ -190,10 +190,12 @@ export class N8nClient {
 		await this.api('POST', `/workflows/${id}/activate`);
 	}
 
-	async executions(workflowId: string): Promise<ExecutionSummary[]> {
+	/** The executions of `workflowId`, or of every workflow when left out (at most 250). */
+	async executions(workflowId?: string): Promise<ExecutionSummary[]> {
+		const filter = workflowId === undefined ? '' : `workflowId=${encodeURIComponent(workflowId)}&`;
 		const page = await this.api<{ data: ExecutionSummary[] }>(
 			'GET',
-			`/executions?workflowId=${encodeURIComponent(workflowId)}&limit=250`,
+			`/executions?${filter}limit=250`,
 		);
 		return page.data;
 	}

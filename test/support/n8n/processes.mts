@@ -117,11 +117,18 @@ export function delay(ms: number): Promise<void> {
 	return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** Calls `probe` until it returns a value other than undefined, or fails after `timeoutMs`. */
+/**
+ * Calls `probe` until it returns a value other than undefined, or fails after `timeoutMs`; the
+ * failure message ends with what `explain` says, if given.
+ */
 export async function waitFor<T>(
 	what: string,
 	probe: () => Promise<T | undefined>,
-	{ timeoutMs = 60_000, intervalMs = 250 } = {},
+	{
+		timeoutMs = 60_000,
+		intervalMs = 250,
+		explain,
+	}: { timeoutMs?: number; intervalMs?: number; explain?: () => Promise<string> } = {},
 ): Promise<T> {
 	const deadline = Date.now() + timeoutMs;
 	let lastError: unknown;
@@ -134,7 +141,8 @@ export async function waitFor<T>(
 		}
 		if (Date.now() > deadline) {
 			const reason = lastError instanceof Error ? `: ${lastError.message}` : '';
-			throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}${reason}`);
+			const seen = explain ? `\n${await explain().catch(String)}` : '';
+			throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}${reason}${seen}`);
 		}
 		await delay(intervalMs);
 	}

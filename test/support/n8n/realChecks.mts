@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 
-import type { Sandbox } from '../sandbox/index.mts';
+import type { RecordedRequest, Sandbox } from '../sandbox/index.mts';
 import {
 	executionDetails,
 	FINISHED,
@@ -24,9 +24,44 @@ export const TWO_POLLS_MS = 150_000;
 /** After a poll request, the time an execution it started needs to be listed. */
 const SETTLE_MS = 5_000;
 
-async function allExecutions(client: N8nClient, workflowId: string): Promise<ExecutionDetail[]> {
+/** The executions of `workflowId` (of every workflow when left out), oldest first. */
+async function allExecutions(client: N8nClient, workflowId?: string): Promise<ExecutionDetail[]> {
 	const executions = await executionDetails(client, await client.executions(workflowId));
 	return executions.sort((a, b) => Number(a.id) - Number(b.id));
+}
+
+/**
+ * One line per execution of the workflow (of every workflow when `workflowId` is left out): id,
+ * workflow, mode, status, start, the ids of what each node emitted, the error.
+ */
+export async function executionLines(client: N8nClient, workflowId?: string): Promise<string> {
+	const lines = (await allExecutions(client, workflowId)).map((execution) => {
+		const runData = execution.data?.resultData.runData ?? {};
+		const emitted = Object.keys(runData).map(
+			(node) =>
+				`${node}: [${nodeOutput(execution, node)
+					.map((item) => item.id)
+					.join(', ')}]`,
+		);
+		const error = execution.data?.resultData.error?.message;
+		return `${execution.id} ${execution.workflowId} ${execution.mode} ${execution.status} ${execution.startedAt} ${emitted.join(' ')}${error ? ` error: ${error}` : ''}`;
+	});
+	return `executions:\n${lines.join('\n') || 'none'}`;
+}
+
+/** For a poller check that timed out: the list polls the service saw since `since`, with their answers, and the executions. */
+async function pollerState(
+	client: N8nClient,
+	sandbox: Sandbox,
+	{ workflowId, service, path, since }: PolledList & { workflowId: string },
+): Promise<string> {
+	const polls = sandbox.requests
+		.filter((request) => isListPoll(request, { service, path, since }))
+		.map((request) => `${new Date(request.at).toISOString()} ${request.status ?? 'pending'}`);
+	return [
+		`${service} ${path} polls since ${new Date(since).toISOString()}: ${polls.join('; ') || 'none'}`,
+		await executionLines(client, workflowId),
+	].join('\n');
 }
 
 /** The `id` of every item the delivery trigger emitted, one entry per emission. */
@@ -57,7 +92,22 @@ export async function waitForEventExecution(
 	);
 }
 
-/** Waits for the security service to see a poll of its threat list after `after` (ms since epoch). */
+interface PolledList {
+	service: 'performance' | 'security';
+	path: string;
+	/** Epoch ms. */
+	since: number;
+}
+
+function isListPoll(request: RecordedRequest, { service, path, since }: PolledList): boolean {
+	return (
+		request.service === service &&
+		request.method === 'GET' &&
+		request.path === path &&
+		request.at > since
+	);
+}
+
 /** Waits until `service`'s list at `path` was polled after `after` (epoch ms). */
 async function waitForListPoll(
 	sandbox: Sandbox,
@@ -68,13 +118,7 @@ async function waitForListPoll(
 	await waitFor(
 		`a poll of the ${service} service's ${path}`,
 		async () =>
-			sandbox.requests.some(
-				(request) =>
-					request.service === service &&
-					request.method === 'GET' &&
-					request.path === path &&
-					request.at > after,
-			)
+			sandbox.requests.some((request) => isListPoll(request, { service, path, since: after }))
 				? true
 				: undefined,
 		{ timeoutMs: TWO_POLLS_MS, intervalMs: 1000 },
@@ -109,6 +153,7 @@ export async function runPollerOnce(
 	await waitForThreatPoll(sandbox, publishedAt);
 	await delay(SETTLE_MS);
 	const executionsBeforeNewThreats = (await client.executions(workflowId)).length;
+	const addedAt = Date.now();
 	const newThreatIds = [
 		String(sandbox.addThreat({ severity: 'high', title: 'Queue webshell in uploads' }).id),
 		String(sandbox.addThreat({ severity: 'low', title: 'Queue outdated jQuery' }).id),
@@ -123,7 +168,17 @@ export async function runPollerOnce(
 			const done = found.every((execution) => FINISHED.has(execution.status));
 			return done && newThreatIds.every((id) => emitted.includes(id)) ? found : undefined;
 		},
-		{ timeoutMs: TWO_POLLS_MS, intervalMs: 1000 },
+		{
+			timeoutMs: TWO_POLLS_MS,
+			intervalMs: 1000,
+			explain: async () =>
+				`new threats ${newThreatIds.join(', ')}\n${await pollerState(client, sandbox, {
+					workflowId,
+					service: 'security',
+					path: '/threats',
+					since: addedAt,
+				})}`,
+		},
 	);
 	const lastStopped = Math.max(
 		...executions.map((execution) => Date.parse(execution.stoppedAt ?? execution.startedAt)),
@@ -235,6 +290,7 @@ export async function runStatusPollerOnce(
 			(execution) => emittedFor([execution]).length > 0,
 		);
 	const executionsBeforeChange = (await forSite()).length;
+	const changedAt = Date.now();
 	sandbox.setSiteStatus(siteId, 'DEGRADED');
 	const executions = await waitFor(
 		'the poller to emit the status change',
@@ -244,7 +300,17 @@ export async function runStatusPollerOnce(
 				? found
 				: undefined;
 		},
-		{ timeoutMs: TWO_POLLS_MS, intervalMs: 1000 },
+		{
+			timeoutMs: TWO_POLLS_MS,
+			intervalMs: 1000,
+			explain: async () =>
+				`site ${siteId}\n${await pollerState(client, sandbox, {
+					workflowId,
+					service: 'performance',
+					path: '/sites',
+					since: changedAt,
+				})}`,
+		},
 	);
 	const lastStopped = Math.max(
 		...executions.map((execution) => Date.parse(execution.stoppedAt ?? execution.startedAt)),

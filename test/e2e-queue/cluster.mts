@@ -59,8 +59,7 @@ class Cleanup {
 	}
 }
 
-/** `env`: n8n settings for every process, over the suite's. */
-export async function startQueueCluster(env: Record<string, string> = {}): Promise<QueueCluster> {
+export async function startQueueCluster(): Promise<QueueCluster> {
 	const installDir = await ensureN8nInstalled();
 	const cleanup = new Cleanup();
 	try {
@@ -81,7 +80,6 @@ export async function startQueueCluster(env: Record<string, string> = {}): Promi
 			userFolder,
 			postgres,
 			redis,
-			env,
 			behindProxy: true,
 		});
 		const main = await startN8n(processes.main);

@@ -108,12 +108,12 @@ export async function executionsPerEvent(
 					unfinishedSince.get(`${execution.id}:${execution.status}`) ?? now,
 				]),
 			);
-			const leftBehind = rest.every(
+			const onlyLeftBehind = rest.every(
 				(execution) =>
 					execution.status === 'new' &&
 					now - (unfinishedSince.get(`${execution.id}:new`) ?? now) >= LEFT_BEHIND_MS,
 			);
-			return done.length >= atLeast && leftBehind ? { done, rest: rest.length } : undefined;
+			return done.length >= atLeast && onlyLeftBehind ? { done, rest: rest.length } : undefined;
 		},
 		{ timeoutMs: 120_000, intervalMs: 500 },
 	);

@@ -1,15 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import type { ExecutionDetail, N8nClient } from '../support/n8n/client.mts';
+import { SETTLE_MS, TWO_POLLS_MS, waitForListPoll } from '../support/n8n/listPolls.mts';
 import { delay, waitFor } from '../support/n8n/processes.mts';
 import { e2e, ownerClient } from './context.mts';
 import { executionDetails, nodeOutput } from './executions.mts';
 import { chatMessages, chatText, serviceRequests, setSiteStatus } from './sandboxControl.mts';
-
-/** Polls run every minute (n8n's shortest poll interval) at a random second. */
-const TWO_POLLS_MS = 150_000;
-/** After a poll request, the time an execution it started needs to be listed. */
-const SETTLE_MS = 5_000;
 
 let client: N8nClient;
 let site: { id: string; name: string; hostname: string };
@@ -29,20 +25,7 @@ async function executionsFor(siteId: string): Promise<ExecutionDetail[]> {
 
 /** Waits until the site list was polled after `since` (epoch ms). */
 async function waitForSitesPoll(since: number): Promise<void> {
-	await waitFor(
-		'a poll of the site list',
-		async () =>
-			(await serviceRequests()).some(
-				(request) =>
-					request.service === 'performance' &&
-					request.method === 'GET' &&
-					request.path === '/sites' &&
-					request.at > since,
-			)
-				? true
-				: undefined,
-		{ timeoutMs: TWO_POLLS_MS, intervalMs: 1000 },
-	);
+	await waitForListPoll(serviceRequests, { service: 'performance', path: '/sites', since });
 }
 
 beforeAll(async () => {

@@ -1,16 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import type { ExecutionDetail, N8nClient } from '../support/n8n/client.mts';
+import { SETTLE_MS, TWO_POLLS_MS, waitForListPoll } from '../support/n8n/listPolls.mts';
 import { delay, waitFor } from '../support/n8n/processes.mts';
 import { e2e, ownerClient } from './context.mts';
 import { executionDetails, nodeOutput } from './executions.mts';
 import { securitySites } from './sandboxApi.mts';
 import { addThreat, chatMessages, chatText, serviceRequests } from './sandboxControl.mts';
-
-/** Polls run every minute (n8n's shortest poll interval) at a random second. */
-const TWO_POLLS_MS = 150_000;
-/** After a poll request, the time an execution it started needs to be listed. */
-const SETTLE_MS = 5_000;
 
 let client: N8nClient;
 let threats: Array<Record<string, unknown> & { id: string }>;
@@ -89,19 +85,11 @@ describe('the published Security Service Trigger (example: threat triage)', () =
 		const lastStopped = Math.max(
 			...before.map((execution) => Date.parse(execution.stoppedAt ?? execution.startedAt)),
 		);
-		await waitFor(
-			'another poll of the threat list',
-			async () => {
-				const polls = (await serviceRequests()).filter(
-					(request) =>
-						request.service === 'security' &&
-						request.method === 'GET' &&
-						request.path === '/threats',
-				);
-				return polls.some((request) => request.at > lastStopped) ? true : undefined;
-			},
-			{ timeoutMs: TWO_POLLS_MS, intervalMs: 1000 },
-		);
+		await waitForListPoll(serviceRequests, {
+			service: 'security',
+			path: '/threats',
+			since: lastStopped,
+		});
 		await delay(SETTLE_MS);
 		const after = await triageExecutions();
 		expect(after.map((execution) => execution.id)).toEqual(before.map((execution) => execution.id));

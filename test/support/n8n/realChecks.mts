@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 
-import type { RecordedRequest, Sandbox } from '../sandbox/index.mts';
+import type { Sandbox } from '../sandbox/index.mts';
 import {
 	executionDetails,
 	FINISHED,
@@ -8,6 +8,8 @@ import {
 	waitForExecutions,
 } from '../../e2e/executions.mts';
 import type { ExecutionDetail, N8nClient } from './client.mts';
+import { isListPoll, SETTLE_MS, TWO_POLLS_MS, waitForListPoll } from './listPolls.mts';
+import type { PolledList } from './listPolls.mts';
 import { delay, waitFor } from './processes.mts';
 import {
 	DELIVERY_TRIGGER_NODE,
@@ -18,11 +20,6 @@ import {
 } from './testWorkflows.mts';
 
 /** Checks the queue-mode and n8n 1.x suites share: what the package's triggers started in real n8n. */
-
-/** Polls run every minute (n8n's shortest interval) at a random second. */
-export const TWO_POLLS_MS = 150_000;
-/** After a poll request, the time an execution it started needs to be listed. */
-const SETTLE_MS = 5_000;
 
 /** The executions of `workflowId` (of every workflow when left out), oldest first. */
 async function allExecutions(client: N8nClient, workflowId?: string): Promise<ExecutionDetail[]> {
@@ -49,19 +46,36 @@ export async function executionLines(client: N8nClient, workflowId?: string): Pr
 	return `executions:\n${lines.join('\n') || 'none'}`;
 }
 
-/** For a poller check that timed out: the list polls the service saw since `since`, with their answers, and the executions. */
-async function pollerState(
+/** What a poller check watches: the workflow, what it waits for, the list and since when. */
+interface PollerWatch extends PolledList {
+	workflowId: string;
+	/** Names what the check waits for, at the top of a timeout's message. */
+	about: string;
+}
+
+/**
+ * Waits up to two polls for `probe`; a timeout's message gives the list polls the service saw
+ * since `watch.since`, with their answers, and the workflow's executions.
+ */
+async function waitForPollerOutcome<T>(
 	client: N8nClient,
 	sandbox: Sandbox,
-	{ workflowId, service, path, since }: PolledList & { workflowId: string },
-): Promise<string> {
-	const polls = sandbox.requests
-		.filter((request) => isListPoll(request, { service, path, since }))
-		.map((request) => `${new Date(request.at).toISOString()} ${request.status ?? 'pending'}`);
-	return [
-		`${service} ${path} polls since ${new Date(since).toISOString()}: ${polls.join('; ') || 'none'}`,
-		await executionLines(client, workflowId),
-	].join('\n');
+	what: string,
+	probe: () => Promise<T | undefined>,
+	watch: PollerWatch,
+): Promise<T> {
+	const { service, path, since } = watch;
+	const explain = async (): Promise<string> => {
+		const polls = sandbox.requests
+			.filter((request) => isListPoll(request, watch))
+			.map((request) => `${new Date(request.at).toISOString()} ${request.status ?? 'pending'}`);
+		return [
+			watch.about,
+			`${service} ${path} polls since ${new Date(since).toISOString()}: ${polls.join('; ') || 'none'}`,
+			await executionLines(client, watch.workflowId),
+		].join('\n');
+	};
+	return await waitFor(what, probe, { timeoutMs: TWO_POLLS_MS, intervalMs: 1000, explain });
 }
 
 /** The `id` of every item the delivery trigger emitted, one entry per emission. */
@@ -92,41 +106,14 @@ export async function waitForEventExecution(
 	);
 }
 
-interface PolledList {
-	service: 'performance' | 'security';
-	path: string;
-	/** Epoch ms. */
-	since: number;
-}
-
-function isListPoll(request: RecordedRequest, { service, path, since }: PolledList): boolean {
-	return (
-		request.service === service &&
-		request.method === 'GET' &&
-		request.path === path &&
-		request.at > since
-	);
-}
-
-/** Waits until `service`'s list at `path` was polled after `after` (epoch ms). */
-async function waitForListPoll(
+/** Waits until the sandbox in this process saw a poll of `service`'s list at `path` after `since`. */
+async function waitForPollIn(
 	sandbox: Sandbox,
-	service: 'performance' | 'security',
+	service: PolledList['service'],
 	path: string,
-	after: number,
+	since: number,
 ): Promise<void> {
-	await waitFor(
-		`a poll of the ${service} service's ${path}`,
-		async () =>
-			sandbox.requests.some((request) => isListPoll(request, { service, path, since: after }))
-				? true
-				: undefined,
-		{ timeoutMs: TWO_POLLS_MS, intervalMs: 1000 },
-	);
-}
-
-export async function waitForThreatPoll(sandbox: Sandbox, after: number): Promise<void> {
-	await waitForListPoll(sandbox, 'security', '/threats', after);
+	await waitForListPoll(() => sandbox.requests, { service, path, since });
 }
 
 export interface PollerResult {
@@ -150,7 +137,7 @@ export async function runPollerOnce(
 	workflowId: string,
 	publishedAt: number,
 ): Promise<PollerResult> {
-	await waitForThreatPoll(sandbox, publishedAt);
+	await waitForPollIn(sandbox, 'security', '/threats', publishedAt);
 	await delay(SETTLE_MS);
 	const executionsBeforeNewThreats = (await client.executions(workflowId)).length;
 	const addedAt = Date.now();
@@ -158,7 +145,9 @@ export async function runPollerOnce(
 		String(sandbox.addThreat({ severity: 'high', title: 'Queue webshell in uploads' }).id),
 		String(sandbox.addThreat({ severity: 'low', title: 'Queue outdated jQuery' }).id),
 	];
-	const executions = await waitFor(
+	const executions = await waitForPollerOutcome(
+		client,
+		sandbox,
 		'the poller to emit the new threats',
 		async () => {
 			const found = await allExecutions(client, workflowId);
@@ -169,21 +158,17 @@ export async function runPollerOnce(
 			return done && newThreatIds.every((id) => emitted.includes(id)) ? found : undefined;
 		},
 		{
-			timeoutMs: TWO_POLLS_MS,
-			intervalMs: 1000,
-			explain: async () =>
-				`new threats ${newThreatIds.join(', ')}\n${await pollerState(client, sandbox, {
-					workflowId,
-					service: 'security',
-					path: '/threats',
-					since: addedAt,
-				})}`,
+			workflowId,
+			about: `new threats ${newThreatIds.join(', ')}`,
+			service: 'security',
+			path: '/threats',
+			since: addedAt,
 		},
 	);
 	const lastStopped = Math.max(
 		...executions.map((execution) => Date.parse(execution.stoppedAt ?? execution.startedAt)),
 	);
-	await waitForThreatPoll(sandbox, lastStopped);
+	await waitForPollIn(sandbox, 'security', '/threats', lastStopped);
 	await delay(SETTLE_MS);
 	await waitForExecutions(client, workflowId, executions.length);
 	const after = await allExecutions(client, workflowId);
@@ -279,7 +264,7 @@ export async function runStatusPollerOnce(
 	workflowId: string,
 ): Promise<StatusPollerResult> {
 	const siteId = sandbox.addSite('HEALTHY').id;
-	await waitForListPoll(sandbox, 'performance', '/sites', Date.now());
+	await waitForPollIn(sandbox, 'performance', '/sites', Date.now());
 	await delay(SETTLE_MS);
 	const emittedFor = (executions: ExecutionDetail[]) =>
 		executions.flatMap((execution) =>
@@ -292,7 +277,9 @@ export async function runStatusPollerOnce(
 	const executionsBeforeChange = (await forSite()).length;
 	const changedAt = Date.now();
 	sandbox.setSiteStatus(siteId, 'DEGRADED');
-	const executions = await waitFor(
+	const executions = await waitForPollerOutcome(
+		client,
+		sandbox,
 		'the poller to emit the status change',
 		async () => {
 			const found = await forSite();
@@ -301,21 +288,17 @@ export async function runStatusPollerOnce(
 				: undefined;
 		},
 		{
-			timeoutMs: TWO_POLLS_MS,
-			intervalMs: 1000,
-			explain: async () =>
-				`site ${siteId}\n${await pollerState(client, sandbox, {
-					workflowId,
-					service: 'performance',
-					path: '/sites',
-					since: changedAt,
-				})}`,
+			workflowId,
+			about: `site ${siteId}`,
+			service: 'performance',
+			path: '/sites',
+			since: changedAt,
 		},
 	);
 	const lastStopped = Math.max(
 		...executions.map((execution) => Date.parse(execution.stoppedAt ?? execution.startedAt)),
 	);
-	await waitForListPoll(sandbox, 'performance', '/sites', lastStopped);
+	await waitForPollIn(sandbox, 'performance', '/sites', lastStopped);
 	await delay(SETTLE_MS);
 	const after = await forSite();
 	return {

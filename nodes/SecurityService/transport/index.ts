@@ -19,13 +19,12 @@ export const SECURITY_SERVICE: ServiceProfile = {
 	secretName: 'API key',
 	secretField: 'apiKey',
 	planPerMinute: securityPlanPerMinute,
+	// The service does not say whether the plan limits count per key or per tenant.
+	rateLimitsText: `${SECURITY_PLAN_LIMITS.standard} requests per minute on the Standard plan, ${SECURITY_PLAN_LIMITS.agency} on Agency, unlimited on Enterprise`,
 };
-
-/** The plan limits in words, for the message of a 429; the service does not say whether they count per key or per tenant. */
-const SECURITY_RATE_LIMITS_TEXT = `${SECURITY_PLAN_LIMITS.standard} requests per minute on the Standard plan, ${SECURITY_PLAN_LIMITS.agency} on Agency, unlimited on Enterprise`;
 
 export const {
 	request: securityRequest,
 	list: securityList,
 	listPage: securityListPage,
-} = serviceTransport(SECURITY_SERVICE, SECURITY_RATE_LIMITS_TEXT);
+} = serviceTransport(SECURITY_SERVICE);

@@ -28,6 +28,8 @@ export interface ServiceProfile {
 	secretField: string;
 	/** The plan's requests per minute the credential keeps to while the service sends no rate-limit headers. */
 	planPerMinute?: (credentials: ICredentialDataDecryptedObject) => number | undefined;
+	/** The service's rate limits in words, for the message of a 429. */
+	rateLimitsText?: string;
 }
 
 export interface ServiceRequest {
@@ -46,7 +48,7 @@ export interface ServiceRequest {
 	scope?: string;
 	/** The record the request addresses, e.g. `site "site_1"`: a 404 says this record was not found. */
 	addressedRecord?: string;
-	/** The rate limits this request counts against, in words, for the message of a 429. */
+	/** The rate limits this request counts against in words, when not the profile's. */
 	rateLimitsText?: string;
 	/**
 	 * The answer's rate-limit headers describe a limit of this request's own (the per-site

@@ -32,20 +32,20 @@ export function triggerEvents(node: WorkflowNode): string[] | undefined {
 }
 
 /**
- * Publishing registers webhooks asynchronously: an unsigned POST is answered 404 until then,
- * and by the trigger's own 401 after.
+ * Publishing registers webhooks asynchronously. The probe is an OPTIONS request, which n8n answers
+ * with the methods registered for the path in Access-Control-Allow-Methods (n8n's
+ * WebhookRequestHandler.setupCorsHeaders and LiveWebhooks.getWebhookMethods, 1.x and 2.x): it runs
+ * no trigger, and n8n logs no "Received request for unknown webhook" as for a POST to a path not
+ * registered yet.
  */
 export async function waitForWebhook(url: string): Promise<void> {
 	await waitFor(
 		`the production webhook ${url}`,
 		async () => {
-			const response = await fetch(url, {
-				method: 'POST',
-				headers: { 'content-type': 'application/json' },
-				body: '{}',
-			});
+			const response = await fetch(url, { method: 'OPTIONS' });
 			await response.body?.cancel();
-			return response.status === 404 ? undefined : true;
+			const methods = response.headers.get('access-control-allow-methods') ?? '';
+			return methods.split(/,\s*/).includes('POST') ? true : undefined;
 		},
 		{ timeoutMs: 30_000 },
 	);

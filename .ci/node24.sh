@@ -79,7 +79,7 @@ node24_npm() {
 	node24_hint="npm $node24_npm_version is older than 11.16, which npm ci here needs (package.json's allowScripts), and fetching npm $NODE24_NPM_VERSION from the npm registry failed"
 	node24_instead=", or install npm 11.16 or newer"
 	node24_keep_globalconfig
-	node24_npm_prefix="${NODE24_NPM_PREFIX:-$(node24_cache)/npm-$NODE24_NPM_VERSION}"
+	node24_npm_prefix="$(node24_cache)/npm-$NODE24_NPM_VERSION"
 	node24_fetch "$node24_npm_prefix" "npm@$NODE24_NPM_VERSION" "$node24_npm_prefix/node_modules/npm/bin/npm-cli.js" || return 1
 	export PATH="$node24_npm_prefix/node_modules/.bin:$PATH"
 	export npm_execpath="$node24_npm_prefix/node_modules/npm/bin/npm-cli.js"

@@ -32,17 +32,20 @@ export function triggerEvents(node: WorkflowNode): string[] | undefined {
 }
 
 /**
- * Publishing registers webhooks asynchronously. The probe is an OPTIONS request, which n8n answers
- * with the methods registered for the path in Access-Control-Allow-Methods (n8n's
- * WebhookRequestHandler.setupCorsHeaders and LiveWebhooks.getWebhookMethods, 1.x and 2.x): it runs
- * no trigger, and n8n logs no "Received request for unknown webhook" as for a POST to a path not
- * registered yet.
+ * Publishing registers webhooks asynchronously. The probe is an OPTIONS request with an Origin,
+ * which n8n answers with the methods registered for the path in Access-Control-Allow-Methods
+ * (WebhookRequestHandler.setupCorsHeaders with WebhookService.getWebhookMethods, n8n 1.x and 2.x):
+ * it runs no trigger, and n8n logs no "Received request for unknown webhook" as it does for a POST
+ * to a path not registered yet.
  */
 export async function waitForWebhook(url: string): Promise<void> {
 	await waitFor(
 		`the production webhook ${url}`,
 		async () => {
-			const response = await fetch(url, { method: 'OPTIONS' });
+			const response = await fetch(url, {
+				method: 'OPTIONS',
+				headers: { origin: new URL(url).origin },
+			});
 			await response.body?.cancel();
 			const methods = response.headers.get('access-control-allow-methods') ?? '';
 			return methods.split(/,\s*/).includes('POST') ? true : undefined;

@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import path from 'node:path';
 
 import { defineConfig } from 'vitest/config';
 
@@ -12,6 +13,9 @@ export default defineConfig({
 		// failures tests provoke); a failing test still shows its own. Vitest reads this for the whole
 		// run, not per project.
 		silent: 'passed-only',
+		// n8n-core's InstanceSettings writes <N8N_USER_FOLDER or HOME>/.n8n/config (an encryption key)
+		// when the harness first uses it: keep it in the clone's git-ignored .n8n-local/, out of HOME.
+		env: { N8N_USER_FOLDER: path.join(import.meta.dirname, '.n8n-local', 'vitest') },
 		projects: [
 			{
 				extends: true,

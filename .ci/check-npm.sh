@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# `npm ci` needs npm 11.16 or newer: older npm ignores package.json's `allowScripts` and runs a dev
-# dependency's `npx only-allow pnpm` preinstall, which fails with a cryptic npx error. Trusted
-# publishing needs 11.5.1. Used by .ci/node24.sh (before its npm ci), .ci/run and the GitHub workflows.
+# The publish workflow's `npm ci` and `npm publish` need npm 11.16 or newer: older npm ignores
+# package.json's `allowScripts` and runs a dev dependency's `npx only-allow pnpm` preinstall, which
+# fails with a cryptic npx error; trusted publishing needs 11.5.1. The npm scripts need no check:
+# .ci/node24.sh fetches npm 11 into the cache when the machine's is older.
 set -euo pipefail
 required="11.16.0"
 version=$(npm --version)

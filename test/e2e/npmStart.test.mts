@@ -1,11 +1,12 @@
 /**
  * `npm start` as a user (or a process manager) runs it: the demo keeps what was built in n8n
  * between starts, `--reset` drops it, and a signal to the command, or its parent going away,
- * stops n8n and the sandbox with nothing left running.
+ * stops n8n and the sandbox with nothing left running. It runs with an empty HOME (the cache folder
+ * kept where it is, through XDG_CACHE_HOME), which it leaves as it found it but for npm's own `.npm`.
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -14,7 +15,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { N8nClient } from '../support/n8n/client.mts';
 import type { StoredWorkflow } from '../support/n8n/client.mts';
 import { CREDENTIAL_NAMES, EXAMPLE_FILES, readExample } from '../support/n8n/examples.mts';
-import { PACKAGE_ROOT } from '../support/n8n/paths.mts';
+import { cacheDir, PACKAGE_ROOT } from '../support/n8n/paths.mts';
 import { delay, descendantsOf, freePort, isRunning, waitFor } from '../support/n8n/processes.mts';
 
 const READY_LINE = 'Press Ctrl-C to stop n8n and the sandbox.';
@@ -32,6 +33,7 @@ interface Started {
 }
 
 let userFolder: string;
+let home: string;
 let n8nPort: number;
 let sandboxPort: number;
 let started: Started | undefined;
@@ -41,6 +43,8 @@ async function startDemo(command: string, args: string[]): Promise<Started> {
 		cwd: PACKAGE_ROOT,
 		env: {
 			...process.env,
+			HOME: home,
+			XDG_CACHE_HOME: path.dirname(cacheDir()),
 			DEMO_USER_FOLDER: userFolder,
 			N8N_PORT: String(n8nPort),
 			SANDBOX_PORT: String(sandboxPort),
@@ -170,6 +174,7 @@ const USER_WORKFLOW = 'Built by the user between starts';
 describe('npm start', () => {
 	beforeAll(async () => {
 		userFolder = mkdtempSync(path.join(os.tmpdir(), 'n8n-npm-start-'));
+		home = mkdtempSync(path.join(os.tmpdir(), 'n8n-npm-start-home-'));
 		n8nPort = await freePort();
 		sandboxPort = await freePort();
 	});
@@ -194,6 +199,7 @@ describe('npm start', () => {
 
 	afterAll(() => {
 		rmSync(userFolder, { recursive: true, force: true });
+		rmSync(home, { recursive: true, force: true });
 	});
 
 	it('runs the examples, and stops n8n and the sandbox when npm gets SIGTERM from its parent', async () => {
@@ -203,6 +209,11 @@ describe('npm start', () => {
 		await client.createWorkflow({ name: USER_WORKFLOW, nodes: [], connections: {} });
 		await triageNewThreat(client, 'Webshell in uploads, first start');
 		await stopDemo(demo, 'SIGTERM');
+		expect(readdirSync(home).filter((name) => name !== '.npm')).toEqual([]);
+		// The wait for the webhook example's path to be registered probes without a POST n8n logs.
+		expect(readFileSync(path.join(userFolder, 'n8n.log'), 'utf8')).not.toContain(
+			'Received request for unknown webhook',
+		);
 	});
 
 	it('keeps what was built (credentials and examples updated, not duplicated; the poller sees new threats), and stops when its parent is killed', async () => {

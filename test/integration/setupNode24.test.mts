@@ -108,12 +108,19 @@ function fakeNpmBin(): string {
 	return bin;
 }
 
-function npmCalls(log: string): Array<{ args: string[]; node: string }> {
+interface NpmCall {
+	args: string[];
+	version: string;
+	node: string;
+	globalconfig?: string;
+}
+
+function npmCalls(log: string): NpmCall[] {
 	if (!existsSync(log)) return [];
 	return readFileSync(log, 'utf8')
 		.trim()
 		.split('\n')
-		.map((line) => JSON.parse(line) as { args: string[]; node: string });
+		.map((line) => JSON.parse(line) as NpmCall);
 }
 
 describe.skipIf(!runnable)(`.ci/node24.sh on Node ${machineVersion}`, () => {
@@ -174,16 +181,47 @@ describe.skipIf(!runnable)(`.ci/node24.sh on Node ${machineVersion}`, () => {
 		expect(ciRuns()).toHaveLength(2);
 	}, 60_000);
 
-	it('says in one line when npm is too old for npm ci, and installs nothing', () => {
+	it("with npm 10 (Node 20 and 22 ship it), fetches npm 11 into the cache once and runs npm ci with it on Node 24, with the machine npm's global npmrc", () => {
 		const log = path.join(dir, 'old-npm-calls.jsonl');
-		const env = { NODE24_PREFIX: node24Prefix(), FAKE_NPM_LOG: log, FAKE_NPM_VERSION: '10.9.2' };
-		const result = run('sh', ['-c', '. .ci/node24.sh && echo ran'], env, fakeNpmBin());
-		expect(result.status).toBe(1);
-		expect(result.stdout).not.toContain('ran');
-		expect(result.stderr).toBe(
-			"::error::npm 10.9.2 is too old: npm ci here needs npm 11.16.0 or newer (package.json's allowScripts). Run `npm install -g npm@^11.16`.\n",
-		);
-		expect(npmCalls(log).filter((call) => call.args[0] === 'ci')).toEqual([]);
+		const cache = path.join(dir, 'npm-cache-home');
+		const globalconfig = path.join(machinePrefix(), 'etc', 'npmrc');
+		const env = {
+			NODE24_PREFIX: node24Prefix(),
+			XDG_CACHE_HOME: cache,
+			FAKE_NPM_LOG: log,
+			FAKE_NPM_VERSION: '10.9.2',
+			FAKE_GLOBALCONFIG: globalconfig,
+		};
+		const script = '. .ci/node24.sh && npm --version && echo "$npm_execpath"';
+		const first = run('sh', ['-c', script], env, fakeNpmBin());
+		expect(first.status, first.stderr).toBe(0);
+		const npmPrefix = path.join(cache, 'n8n-nodes-site-performance-security', 'npm-11.19.1');
+		const npmCli = path.join(npmPrefix, 'node_modules', 'npm', 'bin', 'npm-cli.js');
+		expect(first.stdout.trim().split('\n')).toEqual([
+			`::: fetching npm@11.19.1 from the npm registry into ${npmPrefix}`,
+			'::: npm ci (node_modules is missing or older than package-lock.json)',
+			'11.19.1',
+			npmCli,
+		]);
+		const calls = (): NpmCall[] =>
+			npmCalls(log).filter((call) => call.args[0] === 'install' || call.args[0] === 'ci');
+		expect(calls()).toEqual([
+			expect.objectContaining({
+				args: expect.arrayContaining(['install', '--prefix', npmPrefix, 'npm@11.19.1']) as string[],
+				version: '10.9.2',
+				globalconfig,
+			}),
+			expect.objectContaining({
+				args: expect.arrayContaining(['ci']) as string[],
+				version: '11.19.1',
+				node: process.version,
+				globalconfig,
+			}),
+		]);
+
+		const second = run('sh', ['-c', script], env, fakeNpmBin());
+		expect(second.stdout.trim().split('\n')).toEqual(['11.19.1', npmCli]);
+		expect(calls()).toHaveLength(2);
 	}, 60_000);
 
 	it('every script prints the same line when Node 24 cannot be fetched (npm test, npm start, npm run lint)', async () => {

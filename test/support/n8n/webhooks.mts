@@ -32,20 +32,23 @@ export function triggerEvents(node: WorkflowNode): string[] | undefined {
 }
 
 /**
- * Publishing registers webhooks asynchronously: an unsigned POST is answered 404 until then,
- * and by the trigger's own 401 after.
+ * Publishing registers webhooks asynchronously. The probe is an OPTIONS request with an Origin,
+ * which n8n answers with the methods registered for the path in Access-Control-Allow-Methods
+ * (WebhookRequestHandler.setupCorsHeaders with WebhookService.getWebhookMethods, n8n 1.x and 2.x):
+ * it runs no trigger, and n8n logs no "Received request for unknown webhook" as it does for a POST
+ * to a path not registered yet.
  */
 export async function waitForWebhook(url: string): Promise<void> {
 	await waitFor(
 		`the production webhook ${url}`,
 		async () => {
 			const response = await fetch(url, {
-				method: 'POST',
-				headers: { 'content-type': 'application/json' },
-				body: '{}',
+				method: 'OPTIONS',
+				headers: { origin: new URL(url).origin },
 			});
 			await response.body?.cancel();
-			return response.status === 404 ? undefined : true;
+			const methods = response.headers.get('access-control-allow-methods') ?? '';
+			return methods.split(/,\s*/).includes('POST') ? true : undefined;
 		},
 		{ timeoutMs: 30_000 },
 	);

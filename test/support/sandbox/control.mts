@@ -267,7 +267,7 @@ function listChatMessages(ctx: SandboxContext): Reply {
 // prettier-ignore
 const ROUTES: ControlRoute[] = [
 	{ method: 'GET', path: '/', handler: listRoutes, does: 'this list' },
-	{ method: 'GET', path: '/state', handler: state, does: 'URLs, options, endpoints, notices, faults, queue, counts' },
+	{ method: 'GET', path: '/state', handler: state, does: 'URLs, options, endpoints of both services, notices, faults, queue, counts' },
 	{ method: 'GET', path: '/requests', handler: listRequests, does: 'service requests received, each with its answer status' },
 	...webhookRoutes('', (ctx) => ctx.webhooks, { signed: true }),
 	{ method: 'POST', path: '/emit', handler: emit, does: 'deliver a webhook event now {type, data?}' },

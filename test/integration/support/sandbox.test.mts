@@ -1,55 +1,13 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { createServer } from 'node:http';
-import type { IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+
+import { describe, expect, it } from 'vitest';
 
 import { withSandbox } from '../../support/harness/sandbox.mts';
+import { withReceivers } from '../../support/harness/webhookReceiver.mts';
 import type { DeliveryRecord } from '../../support/sandbox/index.mts';
 
-interface Received {
-	headers: IncomingHttpHeaders;
-	rawBody: string;
-}
-
-interface Receiver {
-	url: string;
-	received: Received[];
-	close(): Promise<void>;
-}
-
-const cleanups: Array<() => Promise<void>> = [];
-
-afterEach(async () => {
-	while (cleanups.length > 0) await cleanups.pop()?.();
-});
-
 const sandbox = withSandbox();
-
-/** A local webhook receiver; `statusFor(n)` decides the answer to the n-th request (1-based). */
-async function startReceiver(statusFor: (n: number) => number = () => 200): Promise<Receiver> {
-	const received: Received[] = [];
-	const server = createServer((req, res) => {
-		const chunks: Buffer[] = [];
-		req.on('data', (chunk: Buffer) => chunks.push(chunk));
-		req.on('end', () => {
-			received.push({ headers: req.headers, rawBody: Buffer.concat(chunks).toString('utf8') });
-			res.writeHead(statusFor(received.length)).end();
-		});
-	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const receiver: Receiver = {
-		url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-		received,
-		close: () =>
-			new Promise<void>((resolve) => {
-				server.close(() => resolve());
-				server.closeAllConnections();
-			}),
-	};
-	cleanups.push(() => receiver.close());
-	return receiver;
-}
+const startReceiver = withReceivers();
 
 function call(
 	base: string,

@@ -1,4 +1,3 @@
-import { SIGNING_SECRET } from './auth.mts';
 import { Scheduler } from './clock.mts';
 import { createEvent, isEventType, sampleEventData } from './events.mts';
 import { FaultRegistry } from './faults.mts';
@@ -7,10 +6,19 @@ import { mergeOptions } from './options.mts';
 import type { PerformanceData, PerformanceSite } from './performanceModel.mts';
 import { SlidingWindowLimiter } from './rateLimit.mts';
 import { seedPerformance, seedSecurity } from './seed.mts';
+import {
+	createSecurityEvent,
+	eventOfNewRecord,
+	fieldsOfRecordFor,
+	SECURITY_EVENT_RESOURCES,
+	SECURITY_WEBHOOKS,
+} from './securityEvents.mts';
+import type { SecurityEvent, SecurityEventType, SecurityRing } from './securityEvents.mts';
 import { newSecurityRecord } from './securityModel.mts';
 import type { SecurityData, SecurityRecord, SecurityResource } from './securityModel.mts';
 import type {
 	ChatMessage,
+	DeliveryAttempt,
 	DeliveryRecord,
 	EventType,
 	Notice,
@@ -18,8 +26,10 @@ import type {
 	ResolvedOptions,
 	SandboxOptions,
 	WebhookEvent,
+	WebhookSignature,
 } from './types.mts';
-import { WebhookDispatcher } from './webhooks.mts';
+import { PERFORMANCE_WEBHOOKS, WebhookDispatcher } from './webhooks.mts';
+import type { WebhookService } from './webhooks.mts';
 
 export const MINUTE_MS = 60_000;
 export const HOUR_MS = 3_600_000;
@@ -41,9 +51,12 @@ export class SandboxContext {
 	readonly faults = new FaultRegistry();
 	readonly requests: RecordedRequest[] = [];
 	readonly deliveries: DeliveryRecord[] = [];
+	readonly securityDeliveries: DeliveryAttempt[] = [];
 	readonly notices: Notice[] = [];
 	readonly chat: ChatMessage[] = [];
-	readonly webhooks: WebhookDispatcher;
+	/** The performance service's webhooks. */
+	readonly webhooks: WebhookDispatcher<WebhookSignature>;
+	readonly securityWebhooks: WebhookDispatcher<object>;
 	ids = new IdSource();
 	perf: PerformanceData;
 	sec: SecurityData;
@@ -57,11 +70,19 @@ export class SandboxContext {
 		this.perf = seedPerformance(this.ids);
 		this.sec = seedSecurity(this.ids);
 		if (this.options.newIdsFromClock) this.ids.raiseTo(Math.floor(Date.now() / 1000));
-		this.webhooks = new WebhookDispatcher({
+		this.webhooks = this.#dispatcher(PERFORMANCE_WEBHOOKS, this.deliveries);
+		this.securityWebhooks = this.#dispatcher(SECURITY_WEBHOOKS, this.securityDeliveries);
+	}
+
+	#dispatcher<Recorded extends object>(
+		service: WebhookService<Recorded>,
+		deliveries: Array<DeliveryAttempt & Recorded>,
+	): WebhookDispatcher<Recorded> {
+		return new WebhookDispatcher({
+			service,
 			scheduler: this.scheduler,
 			firstBackoffMs: () => this.scheduler.scaled(this.options.webhookBackoffMs),
-			defaultSecret: SIGNING_SECRET,
-			deliveries: this.deliveries,
+			deliveries,
 			notices: this.notices,
 			log: (line) => this.log(line),
 		});
@@ -90,7 +111,7 @@ export class SandboxContext {
 				message: message ?? type,
 				createdAt: event.createdAt,
 			});
-		this.webhooks.dispatch(event);
+		this.webhooks.dispatch(event.id, type, event);
 		return event;
 	}
 
@@ -109,27 +130,70 @@ export class SandboxContext {
 		return this.publish(type, data ?? sampleEventData(type, this.perf));
 	}
 
+	/** Sends a security event to the security webhook endpoints. */
+	publishSecurity(type: SecurityEventType, record: SecurityRecord | undefined): SecurityEvent {
+		const event = createSecurityEvent(type, record);
+		this.securityWebhooks.dispatch(event.id, type, event);
+		return event;
+	}
+
+	/**
+	 * Sends `count` events of `type` at once, each about a record it adds to the event's list or,
+	 * without `newRecords`, all about the newest record already there.
+	 */
+	ringSecurity({
+		count = 1,
+		event: type = 'threat.detected',
+		newRecords = true,
+	}: SecurityRing = {}): SecurityEvent[] {
+		const resource = SECURITY_EVENT_RESOURCES[type];
+		const newest = this.sec[resource].at(-1);
+		const about = newRecords
+			? this.#createSecurityRecords(resource, count, fieldsOfRecordFor(type))
+			: Array.from({ length: count }, () => newest);
+		return about.map((record) => this.publishSecurity(type, record));
+	}
+
+	/** Adds a record, announced to the security webhook endpoints as it appears. */
 	addSecurityRecord(
 		resource: SecurityResource,
 		partial: Record<string, unknown> = {},
 	): SecurityRecord {
-		const record = newSecurityRecord(this.ids, resource, partial);
-		this.sec[resource].push(record);
-		return record;
+		return this.addSecurityRecords(resource, 1, partial)[0];
 	}
 
-	/** Adds `count` records at once, dated a millisecond apart up to now. */
-	addSecurityRecords(resource: SecurityResource, count: number): void {
-		const now = Date.now();
-		for (let index = 0; index < count; index++) {
-			const date = new Date(now - count + 1 + index).toISOString();
-			this.sec[resource].push(newSecurityRecord(this.ids, resource, {}, date));
+	/** Adds `count` records at once, dated a millisecond apart up to now, each announced. */
+	addSecurityRecords(
+		resource: SecurityResource,
+		count: number,
+		partial: Record<string, unknown> = {},
+	): SecurityRecord[] {
+		const records = this.#createSecurityRecords(resource, count, partial);
+		for (const record of records) {
+			const type = eventOfNewRecord(resource, record);
+			if (type) this.publishSecurity(type, record);
 		}
+		return records;
+	}
+
+	#createSecurityRecords(
+		resource: SecurityResource,
+		count: number,
+		partial: Record<string, unknown>,
+	): SecurityRecord[] {
+		const now = Date.now();
+		return Array.from({ length: count }, (_, index) => {
+			const date = new Date(now - count + 1 + index).toISOString();
+			const record = newSecurityRecord(this.ids, resource, partial, date);
+			this.sec[resource].push(record);
+			return record;
+		});
 	}
 
 	reset(): void {
 		this.scheduler.clearAll();
 		this.webhooks.reset();
+		this.securityWebhooks.reset();
 		for (const limiter of Object.values(this.limiters)) limiter.clear();
 		this.faults.clear();
 		this.requests.length = 0;
@@ -145,5 +209,6 @@ export class SandboxContext {
 		this.scheduler.clearAll();
 		this.delays.clearAll();
 		this.webhooks.close();
+		this.securityWebhooks.close();
 	}
 }

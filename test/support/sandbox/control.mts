@@ -14,9 +14,11 @@ import { jsonReply, parseObjectBody, performanceError } from './reply.mts';
 import type { IncomingCall, Reply } from './reply.mts';
 import { matchRoute } from './routeTable.mts';
 import type { PathParams, Route } from './routeTable.mts';
+import { isSecurityEventType, SECURITY_EVENT_TYPES } from './securityEvents.mts';
 import { SECURITY_RESOURCES } from './securityModel.mts';
 import type { SecurityResource } from './securityModel.mts';
 import type { SandboxOptions } from './types.mts';
+import type { WebhookDispatcher } from './webhooks.mts';
 
 const badRequest = (message: string): Reply => performanceError(400, 'invalid_request', message);
 const notFound = (message: string): Reply => performanceError(404, 'not_found', message);
@@ -29,12 +31,14 @@ function controlState(ctx: SandboxContext): Record<string, unknown> {
 		controlUrl: ctx.origin + MOUNTS.control,
 		options: ctx.options,
 		endpoints: ctx.webhooks.states(),
+		securityEndpoints: ctx.securityWebhooks.states(),
 		notices: ctx.notices,
 		faults: ctx.faults.list(),
 		queue: ctx.perf.queue,
 		counts: {
 			requests: ctx.requests.length,
 			deliveries: ctx.deliveries.length,
+			securityDeliveries: ctx.securityDeliveries.length,
 			chatMessages: ctx.chat.length,
 			performanceSites: ctx.perf.sites.length,
 			alerts: ctx.perf.alerts.length,
@@ -78,52 +82,45 @@ function listRequests(ctx: SandboxContext): Reply {
 	return jsonReply(200, { requests: ctx.requests });
 }
 
-function listDeliveries(ctx: SandboxContext): Reply {
-	return jsonReply(200, { deliveries: ctx.deliveries });
-}
-
-function listWebhooks(ctx: SandboxContext): Reply {
-	return jsonReply(200, { endpoints: ctx.webhooks.states() });
-}
-
-function addWebhook(
-	ctx: SandboxContext,
-	_call: IncomingCall,
-	body: Record<string, unknown>,
-): Reply {
-	const { url, events, secret } = body;
-	if (typeof url !== 'string') return badRequest('url is required');
-	if (
-		events !== undefined &&
-		!(Array.isArray(events) && events.every((type) => typeof type === 'string'))
-	) {
-		return badRequest('events must be an array of event types');
-	}
-	if (secret !== undefined && typeof secret !== 'string')
-		return badRequest('secret must be a string');
-	const id = ctx.webhooks.add(url, { events, secret });
-	return jsonReply(201, { id });
-}
-
-function resumeWebhook(
-	ctx: SandboxContext,
-	_call: IncomingCall,
-	_body: Record<string, unknown>,
-	{ id }: PathParams,
-): Reply {
-	const state = ctx.webhooks.resume(id);
-	return state ? jsonReply(200, state) : notFound(`Webhook endpoint ${id} was not found`);
-}
-
-function removeWebhook(
-	ctx: SandboxContext,
-	_call: IncomingCall,
-	_body: Record<string, unknown>,
-	{ id }: PathParams,
-): Reply {
-	return ctx.webhooks.remove(id)
-		? jsonReply(200, { ok: true })
-		: notFound(`Webhook endpoint ${id} was not found`);
+/**
+ * The webhook routes of one service below `prefix` (the performance service's at the top, the
+ * security service's below `/security`); only a service that signs takes a `secret`.
+ */
+function webhookRoutes(
+	prefix: string,
+	of: (ctx: SandboxContext) => WebhookDispatcher<object>,
+	{ signed }: { signed: boolean },
+): ControlRoute[] {
+	const missing = (id: string): Reply => notFound(`Webhook endpoint ${id} was not found`);
+	const add: Handler = (ctx, _call, { url, events, secret }) => {
+		if (typeof url !== 'string') return badRequest('url is required');
+		if (
+			events !== undefined &&
+			!(Array.isArray(events) && events.every((type) => typeof type === 'string'))
+		) {
+			return badRequest('events must be an array of event types');
+		}
+		if (secret !== undefined && !(signed && typeof secret === 'string'))
+			return badRequest(signed ? 'secret must be a string' : 'these webhooks are not signed');
+		return jsonReply(201, { id: of(ctx).add(url, { events, secret }) });
+	};
+	const deliveries: Handler = (ctx) => jsonReply(200, { deliveries: of(ctx).deliveries });
+	const list: Handler = (ctx) => jsonReply(200, { endpoints: of(ctx).states() });
+	const resume: Handler = (ctx, _call, _body, { id }) => {
+		const state = of(ctx).resume(id);
+		return state ? jsonReply(200, state) : missing(id);
+	};
+	const remove: Handler = (ctx, _call, _body, { id }) =>
+		of(ctx).remove(id) ? jsonReply(200, { ok: true }) : missing(id);
+	const body = signed ? '{url, events?, secret?}' : '{url, events?}';
+	// prettier-ignore
+	return [
+		{ method: 'GET', path: `${prefix}/deliveries`, handler: deliveries, does: 'webhook delivery attempts' },
+		{ method: 'GET', path: `${prefix}/webhooks`, handler: list, does: 'registered webhook endpoints' },
+		{ method: 'POST', path: `${prefix}/webhooks`, handler: add, does: `register an endpoint ${body}` },
+		{ method: 'POST', path: `${prefix}/webhooks/:id/resume`, handler: resume, does: 'resume a paused endpoint' },
+		{ method: 'DELETE', path: `${prefix}/webhooks/:id`, handler: remove, does: 'remove an endpoint' },
+	];
 }
 
 function emit(ctx: SandboxContext, _call: IncomingCall, body: Record<string, unknown>): Reply {
@@ -177,6 +174,24 @@ function addSecurityRecord(
 		return notFound(`No control route ${call.method} ${call.path}`);
 	}
 	return jsonReply(201, ctx.addSecurityRecord(resource as SecurityResource, body));
+}
+
+/** Sends `count` security events at once, by default each about a threat it adds. */
+function ringSecurity(
+	ctx: SandboxContext,
+	_call: IncomingCall,
+	body: Record<string, unknown>,
+): Reply {
+	const { count, event, newRecords } = body;
+	if (count !== undefined && !(Number.isInteger(count) && (count as number) > 0))
+		return badRequest('count must be a positive integer');
+	if (event !== undefined && !isSecurityEventType(event))
+		return badRequest(`event must be one of ${SECURITY_EVENT_TYPES.join(', ')}`);
+	if (newRecords !== undefined && typeof newRecords !== 'boolean')
+		return badRequest('newRecords must be true or false');
+	return jsonReply(202, {
+		events: ctx.ringSecurity({ count: count as number | undefined, event, newRecords }),
+	});
 }
 
 const statusRefused = (): Reply => badRequest(`status must be one of ${SITE_STATUSES.join(', ')}`);
@@ -252,13 +267,9 @@ function listChatMessages(ctx: SandboxContext): Reply {
 // prettier-ignore
 const ROUTES: ControlRoute[] = [
 	{ method: 'GET', path: '/', handler: listRoutes, does: 'this list' },
-	{ method: 'GET', path: '/state', handler: state, does: 'URLs, options, endpoints, notices, faults, queue, counts' },
+	{ method: 'GET', path: '/state', handler: state, does: 'URLs, options, endpoints of both services, notices, faults, queue, counts' },
 	{ method: 'GET', path: '/requests', handler: listRequests, does: 'service requests received, each with its answer status' },
-	{ method: 'GET', path: '/deliveries', handler: listDeliveries, does: 'webhook delivery attempts' },
-	{ method: 'GET', path: '/webhooks', handler: listWebhooks, does: 'registered webhook endpoints' },
-	{ method: 'POST', path: '/webhooks', handler: addWebhook, does: 'register an endpoint {url, events?, secret?}' },
-	{ method: 'POST', path: '/webhooks/:id/resume', handler: resumeWebhook, does: 'resume a paused endpoint' },
-	{ method: 'DELETE', path: '/webhooks/:id', handler: removeWebhook, does: 'remove an endpoint' },
+	...webhookRoutes('', (ctx) => ctx.webhooks, { signed: true }),
 	{ method: 'POST', path: '/emit', handler: emit, does: 'deliver a webhook event now {type, data?}' },
 	{ method: 'GET', path: '/faults', handler: listFaults, does: 'injected faults' },
 	{ method: 'POST', path: '/faults', handler: addFault, does: 'add a fault {service, method?, path, kind, times?, delayMs?}' },
@@ -266,6 +277,8 @@ const ROUTES: ControlRoute[] = [
 	{ method: 'GET', path: '/options', handler: readOptions, does: 'current options' },
 	{ method: 'POST', path: '/options', handler: changeOptions, does: 'change options {partial options}' },
 	{ method: 'POST', path: '/reset', handler: reset, does: 'restore seeds and options; clear records, limits, faults, endpoints' },
+	...webhookRoutes('/security', (ctx) => ctx.securityWebhooks, { signed: false }),
+	{ method: 'POST', path: '/security/ring', handler: ringSecurity, does: 'send security events now {count?, event?, newRecords?}' },
 	{ method: 'POST', path: '/security/:resource', handler: addSecurityRecord, does: 'add a site, scan, threat, update or report {partial record}' },
 	{ method: 'POST', path: '/performance/sites', handler: addSites, does: 'add sites past the creation limit {count?, status?}' },
 	{ method: 'POST', path: '/performance/sites/:id/status', handler: changeSiteStatus, does: "set a site's status {status}" },

@@ -5,8 +5,10 @@ import { DEFAULT_OPTIONS, mergeOptions } from './options.mts';
 import { MOUNTS } from './mounts.mts';
 import { addSite, findSite, setSiteStatus } from './performanceRoutes.mts';
 import type { SiteStatus } from './performanceModel.mts';
+import type { SecurityEvent, SecurityRing } from './securityEvents.mts';
 import { createSandboxServer } from './server.mts';
 import type {
+	DeliveryAttempt,
 	DeliveryRecord,
 	FaultRoute,
 	RecordedRequest,
@@ -15,8 +17,10 @@ import type {
 	WebhookEvent,
 } from './types.mts';
 
+export type { SecurityEvent, SecurityEventType, SecurityRing } from './securityEvents.mts';
 export type {
 	ChatMessage,
+	DeliveryAttempt,
 	DeliveryRecord,
 	EventType,
 	FaultKind,
@@ -54,6 +58,16 @@ export interface Sandbox {
 		predicate: (deliveries: DeliveryRecord[]) => boolean,
 		timeoutMs?: number,
 	): Promise<DeliveryRecord[]>;
+	/** Security webhook attempts (unsigned), a live array like `deliveries`. */
+	securityDeliveries: DeliveryAttempt[];
+	addSecurityWebhookEndpoint(url: string, opts?: { events?: string[] }): string;
+	/** As `POST /_control/security/ring`: `count` (1) events at once, by default each about a new threat. */
+	ringSecurity(ring?: SecurityRing): SecurityEvent[];
+	waitForSecurityDeliveries(
+		predicate: (deliveries: DeliveryAttempt[]) => boolean,
+		timeoutMs?: number,
+	): Promise<DeliveryAttempt[]>;
+	/** addThreat(s), addScan, addUpdate and addReport also announce each record to the security endpoints. */
 	addThreat(partial?: Record<string, unknown>): Record<string, unknown>;
 	/** Adds `count` threats at once (a long list in no time), dated a millisecond apart up to now. */
 	addThreats(count: number): void;
@@ -115,6 +129,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		endpoints: () => ctx.webhooks.states(),
 		emit: (eventType, data) => ctx.emit(eventType, data),
 		waitForDeliveries: (predicate, timeoutMs) => ctx.webhooks.waitFor(predicate, timeoutMs),
+		securityDeliveries: ctx.securityDeliveries,
+		addSecurityWebhookEndpoint: (url, opts) => ctx.securityWebhooks.add(url, opts),
+		ringSecurity: (ring) => ctx.ringSecurity(ring),
+		waitForSecurityDeliveries: (predicate, timeoutMs) =>
+			ctx.securityWebhooks.waitFor(predicate, timeoutMs),
 		addThreat: (partial) => ctx.addSecurityRecord('threats', partial),
 		addThreats: (count) => ctx.addSecurityRecords('threats', count),
 		addScan: (partial) => ctx.addSecurityRecord('scans', partial),

@@ -152,7 +152,7 @@ function createSite(ctx: SandboxContext, call: SecurityCall, fail: ErrorReply): 
 	return jsonReply(201, site);
 }
 
-/** A triggered scan runs after half of queueDelayMs and completes after the other half. */
+/** A triggered scan runs after half of queueDelayMs and completes after the other half (its creation and its completion are announced). */
 function triggerScan(ctx: SandboxContext, call: SecurityCall, fail: ErrorReply): Reply {
 	const body = parseObjectBody(call.body);
 	if (!body) return fail(400, 'invalid_request', 'Request body must be a JSON object');
@@ -173,6 +173,7 @@ function triggerScan(ctx: SandboxContext, call: SecurityCall, fail: ErrorReply):
 		Object.assign(scan, { status: 'running', startedAt: new Date().toISOString() });
 		ctx.scheduler.after(half, () => {
 			Object.assign(scan, { status: 'completed', finishedAt: new Date().toISOString() });
+			ctx.publishSecurity('scan.completed', scan);
 		});
 	});
 	return jsonReply(202, { ...scan });

@@ -85,21 +85,29 @@ export interface WebhookEvent {
 	data: Record<string, unknown>;
 }
 
-export interface DeliveryRecord {
+/** One attempt to deliver one event to one endpoint, by either service. */
+export interface DeliveryAttempt {
 	endpointId: string;
 	url: string;
 	eventId: string;
 	type: string;
 	attempt: number;
-	/** Value of X-Service-Webhook-Timestamp (epoch seconds as digits). */
-	timestamp: string;
-	signature: string;
 	body: string;
 	/** HTTP status of the receiver, 0 for a connection error or timeout. */
 	status: number;
 	at: number;
 	error?: string;
 }
+
+/** What a performance delivery attempt is signed with. */
+export interface WebhookSignature {
+	/** Value of X-Service-Webhook-Timestamp (epoch seconds as digits). */
+	timestamp: string;
+	signature: string;
+}
+
+/** One attempt of the performance service (signed). */
+export type DeliveryRecord = DeliveryAttempt & WebhookSignature;
 
 export interface WebhookEndpointState {
 	id: string;

@@ -3,10 +3,11 @@ import { EventEmitter } from 'node:events';
 import { request as httpRequest } from 'node:http';
 import type { ClientRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { SIGNING_SECRET } from './auth.mts';
 import type { Scheduler } from './clock.mts';
-import { isEventType } from './events.mts';
 import { IdSource } from './ids.mts';
-import type { DeliveryRecord, Notice, WebhookEndpointState, WebhookEvent } from './types.mts';
+import { PERFORMANCE_EVENT_TYPES } from './serviceValues.mts';
+import type { DeliveryAttempt, Notice, WebhookEndpointState, WebhookSignature } from './types.mts';
 
 export const MAX_ATTEMPTS = 5;
 export const PAUSE_AFTER_FAILURES = 30;
@@ -14,17 +15,38 @@ const DELIVERY_TIMEOUT_MS = 5000;
 const DEFAULT_WAIT_MS = 5000;
 
 interface Endpoint extends WebhookEndpointState {
-	secret: string;
+	secret?: string;
 }
 
-export interface WebhookDeps {
+/**
+ * What sets one service's webhooks apart; `Recorded` is what each attempt's record keeps of the
+ * headers that authenticate it.
+ */
+export interface WebhookService<Recorded extends object> {
+	/** Endpoint ids are `${idPrefix}_N`. */
+	idPrefix: string;
+	userAgent: string;
+	eventTypes: readonly string[];
+	authenticate(
+		secret: string | undefined,
+		body: string,
+	): { headers: Record<string, string>; recorded: Recorded };
+}
+
+export interface WebhookDeps<Recorded extends object> {
+	service: WebhookService<Recorded>;
 	scheduler: Scheduler;
 	/** First retry delay in real milliseconds (already scaled). */
 	firstBackoffMs: () => number;
-	defaultSecret: string;
-	deliveries: DeliveryRecord[];
+	deliveries: Array<DeliveryAttempt & Recorded>;
 	notices: Notice[];
 	log: (line: string) => void;
+}
+
+interface Event {
+	id: string;
+	type: string;
+	body: string;
 }
 
 /**
@@ -39,6 +61,24 @@ export function signPayload(
 	return createHmac('sha256', secret).update(`${timestamp}.`).update(rawBody).digest('hex');
 }
 
+/** The performance service signs each attempt afresh, with the endpoint's secret or the demo one. */
+export const PERFORMANCE_WEBHOOKS: WebhookService<WebhookSignature> = {
+	idPrefix: 'whe',
+	userAgent: 'performance-service-webhooks/1.0 (sandbox)',
+	eventTypes: PERFORMANCE_EVENT_TYPES,
+	authenticate: (secret = SIGNING_SECRET, body) => {
+		const timestamp = String(Math.floor(Date.now() / 1000));
+		const signature = signPayload(secret, timestamp, body);
+		return {
+			headers: {
+				'x-service-webhook-timestamp': timestamp,
+				'x-service-webhook-signature': signature,
+			},
+			recorded: { timestamp, signature },
+		};
+	},
+};
+
 function publicState(endpoint: Endpoint): WebhookEndpointState {
 	const { id, url, events, consecutiveFailures, paused, pausedAt, createdAt } = endpoint;
 	return {
@@ -52,8 +92,9 @@ function publicState(endpoint: Endpoint): WebhookEndpointState {
 	};
 }
 
-export class WebhookDispatcher {
-	#deps: WebhookDeps;
+/** Delivers one service's events to its endpoints, with retries, backoff and pausing. */
+export class WebhookDispatcher<Recorded extends object> {
+	#deps: WebhookDeps<Recorded>;
 	#ids = new IdSource();
 	#endpoints = new Map<string, Endpoint>();
 	#inflight = new Set<ClientRequest>();
@@ -61,7 +102,7 @@ export class WebhookDispatcher {
 	#changes = new EventEmitter().setMaxListeners(0);
 	#abortWaiters = new Set<(reason: Error) => void>();
 
-	constructor(deps: WebhookDeps) {
+	constructor(deps: WebhookDeps<Recorded>) {
 		this.#deps = deps;
 	}
 
@@ -69,9 +110,10 @@ export class WebhookDispatcher {
 		const parsed = new URL(url);
 		if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
 			throw new Error('Webhook url must be http or https');
-		const unknown = (opts.events ?? []).filter((type) => !isEventType(type));
+		const { service } = this.#deps;
+		const unknown = (opts.events ?? []).filter((type) => !service.eventTypes.includes(type));
 		if (unknown.length > 0) throw new Error(`Unknown event types: ${unknown.join(', ')}`);
-		const id = this.#ids.next('whe');
+		const id = this.#ids.next(service.idPrefix);
 		this.#endpoints.set(id, {
 			id,
 			url,
@@ -80,7 +122,7 @@ export class WebhookDispatcher {
 			paused: false,
 			pausedAt: null,
 			createdAt: new Date().toISOString(),
-			secret: opts.secret ?? this.#deps.defaultSecret,
+			secret: opts.secret,
 		});
 		return id;
 	}
@@ -98,23 +140,29 @@ export class WebhookDispatcher {
 		return publicState(endpoint);
 	}
 
+	/** Every attempt so far (a live array). */
+	get deliveries(): ReadonlyArray<DeliveryAttempt & Recorded> {
+		return this.#deps.deliveries;
+	}
+
 	states(): WebhookEndpointState[] {
 		return [...this.#endpoints.values()].map(publicState);
 	}
 
-	dispatch(event: WebhookEvent): void {
-		const body = JSON.stringify(event);
+	/** Sends `payload` (the same body on every attempt) to each endpoint that takes `type`. */
+	dispatch(id: string, type: string, payload: unknown): void {
+		const event: Event = { id, type, body: JSON.stringify(payload) };
 		for (const endpoint of this.#endpoints.values()) {
-			if (!endpoint.paused && (endpoint.events === null || endpoint.events.includes(event.type))) {
-				this.#attempt(endpoint, event, body, 1);
+			if (!endpoint.paused && (endpoint.events === null || endpoint.events.includes(type))) {
+				this.#attempt(endpoint, event, 1);
 			}
 		}
 	}
 
 	waitFor(
-		predicate: (deliveries: DeliveryRecord[]) => boolean,
+		predicate: (deliveries: Array<DeliveryAttempt & Recorded>) => boolean,
 		timeoutMs = DEFAULT_WAIT_MS,
-	): Promise<DeliveryRecord[]> {
+	): Promise<Array<DeliveryAttempt & Recorded>> {
 		const { deliveries } = this.#deps;
 		return new Promise((resolve, reject) => {
 			const finish = (): void => {
@@ -167,29 +215,26 @@ export class WebhookDispatcher {
 		for (const abort of [...this.#abortWaiters]) abort(new Error('Sandbox closed'));
 	}
 
-	#attempt(endpoint: Endpoint, event: WebhookEvent, body: string, attempt: number): void {
+	#attempt(endpoint: Endpoint, event: Event, attempt: number): void {
 		if (endpoint.paused || this.#endpoints.get(endpoint.id) !== endpoint) return;
 		const generation = this.#generation;
 		const at = Date.now();
-		const timestamp = String(Math.floor(at / 1000));
-		const signature = signPayload(endpoint.secret, timestamp, body);
-		const headers = {
+		const { body } = event;
+		const { headers, recorded } = this.#deps.service.authenticate(endpoint.secret, body);
+		void this.#post(endpoint.url, body, {
 			'content-type': 'application/json',
 			'content-length': String(Buffer.byteLength(body)),
-			'user-agent': 'performance-service-webhooks/1.0 (sandbox)',
-			'x-service-webhook-timestamp': timestamp,
-			'x-service-webhook-signature': signature,
-		};
-		void this.#post(endpoint.url, body, headers).then(({ status, error }) => {
+			'user-agent': this.#deps.service.userAgent,
+			...headers,
+		}).then(({ status, error }) => {
 			if (generation !== this.#generation) return;
-			const record: DeliveryRecord = {
+			const record = {
 				endpointId: endpoint.id,
 				url: endpoint.url,
 				eventId: event.id,
 				type: event.type,
 				attempt,
-				timestamp,
-				signature,
+				...recorded,
 				body,
 				status,
 				at,
@@ -199,18 +244,12 @@ export class WebhookDispatcher {
 			this.#deps.log(
 				`webhook ${event.type} ${event.id} -> ${endpoint.url} attempt ${attempt}: ${status || error}`,
 			);
-			this.#settle(endpoint, event, body, attempt, status >= 200 && status < 300);
+			this.#settle(endpoint, event, attempt, status >= 200 && status < 300);
 			this.#changes.emit('delivery');
 		});
 	}
 
-	#settle(
-		endpoint: Endpoint,
-		event: WebhookEvent,
-		body: string,
-		attempt: number,
-		succeeded: boolean,
-	): void {
+	#settle(endpoint: Endpoint, event: Event, attempt: number, succeeded: boolean): void {
 		if (succeeded) {
 			endpoint.consecutiveFailures = 0;
 			return;
@@ -230,7 +269,7 @@ export class WebhookDispatcher {
 		}
 		if (attempt < MAX_ATTEMPTS && !endpoint.paused) {
 			const delay = this.#deps.firstBackoffMs() * 2 ** (attempt - 1);
-			this.#deps.scheduler.after(delay, () => this.#attempt(endpoint, event, body, attempt + 1));
+			this.#deps.scheduler.after(delay, () => this.#attempt(endpoint, event, attempt + 1));
 		}
 	}
 

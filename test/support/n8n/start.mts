@@ -10,6 +10,7 @@
  */
 import { lstatSync, mkdirSync, readlinkSync, rmSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
+import { parseArgs } from 'node:util';
 
 import { addressInUseHint } from '../sandbox/server.mts';
 import { alreadyRunning, busyPortsProblem, startSettings } from '../setup/startPreflight.mts';
@@ -27,13 +28,20 @@ const PARENT_CHECK_MS = 1_000;
 const SIGNAL_EXIT_CODES: Record<string, number> = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 };
 
 function parseArguments(args: string[]): { reset: boolean } {
-	const unknown = args.filter((arg) => arg !== '--reset');
-	if (args.includes('--help') || args.includes('-h')) {
+	let values: { reset?: boolean; help?: boolean };
+	try {
+		({ values } = parseArgs({
+			args,
+			options: { reset: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+		}));
+	} catch (error) {
+		throw new Error(`${(error as Error).message}\n${USAGE}`);
+	}
+	if (values.help) {
 		console.log(USAGE);
 		process.exit(0);
 	}
-	if (unknown.length > 0) throw new Error(`Unknown argument ${unknown.join(' ')}\n${USAGE}`);
-	return { reset: args.includes('--reset') };
+	return { reset: values.reset === true };
 }
 
 /** `.n8n-local/n8n` points at the cached install, so the git-ignored folder shows where n8n lives. */

@@ -108,7 +108,7 @@ export async function tryLock(
 	mkdirSync(path.dirname(file), { recursive: true });
 	let releaseGate: () => Promise<void>;
 	try {
-		// proper-lockfile keeps its locks by the path given first: the gate's is the lock file's.
+		// proper-lockfile tracks each lock by its first argument: the gate's must differ from the folder's.
 		releaseGate = await lock(file, { lockfilePath: `${file}.gate`, realpath: false });
 	} catch (error) {
 		if (isBusy(error)) return { heldBy: readOwner(folder) };
@@ -141,7 +141,8 @@ export async function tryLock(
 			if (released) return;
 			released = true;
 			rmSync(ownerFile, { force: true });
-			await releaseLock();
+			// Rejects only when the lock was already lost, which onCompromised reported.
+			await releaseLock().catch(() => undefined);
 		};
 		return { file, owner, release };
 	} catch (error) {

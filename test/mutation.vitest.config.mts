@@ -24,7 +24,11 @@ const projects = (base.test?.projects ?? [])
 	)
 	.map((project) => ({
 		...project,
-		test: { ...project.test, exclude: [...configDefaults.exclude, ...TOOLING_TESTS] },
+		test: {
+			...project.test,
+			exclude: [...configDefaults.exclude, ...TOOLING_TESTS],
+			setupFiles: ['test/mutation.setup.mts'],
+		},
 	}));
 
 export default defineConfig({ ...base, test: { ...base.test, projects } });

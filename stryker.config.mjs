@@ -16,6 +16,9 @@ export default {
 	// A mutant in code that runs when a module loads (the node descriptions) would rerun every test.
 	ignoreStatic: true,
 	concurrency: 2,
+	// The first run is the whole unit and integration set (4 min on an idle 2-core machine); Stryker's
+	// default of 5 minutes ran out on a busy one.
+	dryRunTimeoutMinutes: 20,
 	mutate: [
 		'nodes/shared/polling/**/*.ts',
 		'nodes/PerformanceService/PerformanceServicePollTrigger.node.ts',

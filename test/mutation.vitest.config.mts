@@ -7,7 +7,7 @@ import { configDefaults, defineConfig, type TestProjectInlineConfiguration } fro
 
 import base from '../vitest.config.mts';
 
-const MUTATION_PROJECTS = ['unit', 'integration'];
+const MUTATION_PROJECTS: unknown[] = ['unit', 'integration'];
 const TOOLING_TESTS = [
 	'test/unit/setup/**',
 	'test/unit/release.test.mts',
@@ -20,11 +20,15 @@ const projects = (base.test?.projects ?? [])
 		(project): project is TestProjectInlineConfiguration =>
 			typeof project === 'object' &&
 			'test' in project &&
-			MUTATION_PROJECTS.includes(String(project.test?.name)),
+			MUTATION_PROJECTS.includes(project.test?.name),
 	)
 	.map((project) => ({
 		...project,
-		test: { ...project.test, exclude: [...configDefaults.exclude, ...TOOLING_TESTS] },
+		test: {
+			...project.test,
+			exclude: [...configDefaults.exclude, ...TOOLING_TESTS],
+			setupFiles: ['test/mutation.setup.mts'],
+		},
 	}));
 
 export default defineConfig({ ...base, test: { ...base.test, projects } });

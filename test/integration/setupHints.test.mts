@@ -133,8 +133,10 @@ describe('before npm start starts anything', () => {
 		const userFolder = path.join(dir, 'user');
 		const running = spawn('sleep', ['30']);
 		try {
+			// What npm start's lock holds (folderLock.mts): the lock folder, fresh, and its owner file.
+			mkdirSync(`${userFolder}.lock`);
 			writeFileSync(
-				`${userFolder}.lock`,
+				`${userFolder}.lock-owner.json`,
 				JSON.stringify({
 					pid: running.pid,
 					hostname: os.hostname(),

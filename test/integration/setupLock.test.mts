@@ -1,18 +1,19 @@
 /**
  * Installs into the shared cache take a lock per folder: two installs started together run npm once,
- * the second says whose lock it waits for; a lock left by a killed process is taken over. npm runs
+ * the second says whose lock it waits for; a lock left by a killed process is taken over once it
+ * has gone unrefreshed for the stale time (the tests set its time back instead of waiting). npm runs
  * with the machine's global npmrc and Node's headers (fakeNpm.mjs records what it got).
  */
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
-import { acquireLock, LOCK_TIMING, lockFileFor, tryLock } from '../support/n8n/folderLock.mts';
-import type { LockOwner } from '../support/n8n/folderLock.mts';
+import { acquireLock, LOCK_TIMING, lockFileFor } from '../support/n8n/folderLock.mts';
 import { ensureNodeInstalled } from '../support/n8n/install.mts';
 import { PACKAGE_ROOT } from '../support/n8n/paths.mts';
 
@@ -97,16 +98,57 @@ function runInstall(): Promise<Finished> {
 	);
 }
 
-/** A process id that no process has any more. */
-function deadPid(): number {
-	const child = spawnSync(process.execPath, ['-e', 'console.log(process.pid)'], {
-		encoding: 'utf8',
-	});
-	return Number(child.stdout.trim());
+interface LockHolder {
+	child: ChildProcessWithoutNullStreams;
+	/** 'holds' or 'busy': what its one try of the lock gave. */
+	said: Promise<string>;
 }
 
-function writeLock(file: string, owner: LockOwner): void {
-	writeFileSync(file, `${JSON.stringify(owner)}\n`);
+/**
+ * A process (`node lock-holder`) that tries the lock of `folder` once (at `tryAt`, a time in ms, when
+ * given); it keeps it until its stdin closes.
+ */
+function lockInChild(folder: string, tryAt = 0): LockHolder {
+	const lockModule = pathToFileURL(path.join(PACKAGE_ROOT, 'test/support/n8n/folderLock.mts')).href;
+	const script = `
+		import { tryLock } from ${JSON.stringify(lockModule)};
+		await new Promise((resolve) => setTimeout(resolve, ${tryAt} - Date.now()));
+		const result = await tryLock(${JSON.stringify(folder)}, 'the folder');
+		console.log('heldBy' in result ? 'busy' : 'holds');
+		process.stdin.on('end', async () => {
+			if (!('heldBy' in result)) await result.release();
+			process.exit(0);
+		});
+		process.stdin.resume();
+	`;
+	const child = spawn(process.execPath, ['--input-type=module', '-e', script, 'lock-holder']);
+	const said = new Promise<string>((resolve) => {
+		let out = '';
+		child.stdout.on('data', (chunk: Buffer) => {
+			out += chunk.toString();
+			if (out.includes('\n')) resolve(out.trim());
+		});
+		child.on('close', () => resolve(out.trim()));
+	});
+	return { child, said };
+}
+
+function ended(child: ChildProcessWithoutNullStreams): Promise<void> {
+	return new Promise((resolve) => {
+		if (child.exitCode !== null || child.signalCode !== null) resolve();
+		else child.on('close', () => resolve());
+	});
+}
+
+/** A lock whose holder was killed: taken in a child process, the child killed, the lock's time set back past the stale time. */
+async function lockOfKilledProcess(folder: string): Promise<number> {
+	const holder = lockInChild(folder);
+	expect(await holder.said).toBe('holds');
+	holder.child.kill('SIGKILL');
+	await ended(holder.child);
+	const past = new Date(Date.now() - LOCK_TIMING.staleMs - 5_000);
+	utimesSync(lockFileFor(folder), past, past);
+	return holder.child.pid!;
 }
 
 describe('two installs of one n8n version started together', () => {
@@ -162,15 +204,8 @@ describe('the lock of a Node release folder', () => {
 		writeFileSync(machineNpmrc, 'cafile=/nowhere\n');
 		vi.stubEnv('FAKE_GLOBALCONFIG', machineNpmrc);
 		const prefix = path.join(dir, 'cache', 'n8n-nodes-site-performance-security', 'node-22.0.0');
-		const pid = deadPid();
+		const pid = await lockOfKilledProcess(prefix);
 		const lockFile = lockFileFor(prefix);
-		mkdirSync(path.dirname(lockFile), { recursive: true });
-		writeLock(lockFile, {
-			pid,
-			hostname: os.hostname(),
-			command: 'node install.ts (killed)',
-			startedAt: new Date().toISOString(),
-		});
 
 		// The progress lines go to stderr, which vitest does not silence: kept here and checked.
 		const lines: string[] = [];
@@ -191,7 +226,7 @@ describe('the lock of a Node release folder', () => {
 		expect(Date.now() - started).toBeLessThan(INSTALL_MS + 5_000);
 		expect(lines.join('')).toMatch(
 			new RegExp(
-				`^\\[n8n\\] Taking over the lock on Node 22\\.0\\.0 from pid ${pid} \\(node install\\.ts \\(killed\\)\\), since .*: its process \\(pid ${pid}\\) is gone\n` +
+				`^\\[n8n\\] Taking over the lock on Node 22\\.0\\.0 from pid ${pid} \\(node lock-holder\\), since .*: not refreshed for \\d+ s\n` +
 					`\\[n8n\\] Fetching Node 22\\.0\\.0 from the npm registry into .*node-22\\.0\\.0 \\.\\.\\.\n` +
 					`\\[n8n\\]   done in \\d+\\.\\d s\n$`,
 			),
@@ -210,82 +245,47 @@ describe('the lock of a Node release folder', () => {
 	}, 30_000);
 });
 
-describe('tryLock and acquireLock', () => {
-	const fast = { ...LOCK_TIMING, pollMs: 50, reportEveryMs: 200, heartbeatMs: 100 };
+describe('acquireLock', () => {
+	const fast = { ...LOCK_TIMING, pollMs: 50, reportEveryMs: 200 };
 
-	it('leaves a lock of a live process alone and reports whose it is', async () => {
-		const file = path.join(dir, 'folder.lock');
-		const sleeper = spawn('sleep', ['30']);
+	it('waits for the lock of a live process, saying whose it is, and gets it once released', async () => {
+		const folder = path.join(dir, 'folder');
+		const holder = lockInChild(folder);
 		try {
-			const owner = {
-				pid: sleeper.pid!,
-				hostname: os.hostname(),
-				command: 'sleep 30',
-				startedAt: new Date().toISOString(),
-			};
-			writeLock(file, owner);
-			const result = tryLock(file, fast);
-			expect('heldBy' in result && result.heldBy.owner).toEqual(owner);
-
+			expect(await holder.said).toBe('holds');
 			const lines: string[] = [];
-			const waiting = acquireLock(file, 'folder', fast, (line) => lines.push(line));
+			const waiting = acquireLock(folder, 'folder', fast, (line) => lines.push(line));
 			await new Promise((resolve) => setTimeout(resolve, 500));
-			expect(lines[0]).toMatch(/^folder is being installed by pid \d+ \(sleep 30\)/);
+			expect(lines[0]).toMatch(
+				new RegExp(`^folder is being installed by pid ${holder.child.pid} \\(node lock-holder\\)`),
+			);
 			expect(lines.some((line) => line.includes('still waiting for pid'))).toBe(true);
-			rmSync(file);
+			holder.child.stdin.end();
 			const lock = await waiting;
 			expect(lines.at(-1)).toMatch(/^Got the lock on folder after \d+ s/);
-			expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ pid: process.pid });
-			lock.release();
-			expect(() => readFileSync(file)).toThrow();
+			expect(lock.owner.pid).toBe(process.pid);
+			expect(JSON.parse(readFileSync(`${lock.file}-owner.json`, 'utf8'))).toMatchObject({
+				pid: process.pid,
+			});
+			await lock.release();
+			expect(existsSync(lock.file)).toBe(false);
 		} finally {
-			sleeper.kill();
+			holder.child.kill();
 		}
 	});
 
-	it('takes over a lock from another host once it is not touched for staleAfterMs', () => {
-		const file = path.join(dir, 'folder.lock');
-		writeLock(file, {
-			pid: process.pid,
-			hostname: 'elsewhere',
-			command: 'npm start',
-			startedAt: new Date(Date.now() - 60_000).toISOString(),
-		});
-		const fresh = tryLock(file, { ...fast, staleAfterMs: 60_000 });
-		expect('heldBy' in fresh).toBe(true);
-		const reasons: string[] = [];
-		const taken = tryLock(file, { ...fast, staleAfterMs: 0 }, (reason) => reasons.push(reason));
-		expect('heldBy' in taken).toBe(false);
-		expect(reasons[0]).toMatch(/has not touched the lock/);
-		if (!('heldBy' in taken)) taken.release();
-	});
-
-	it('lets one of many processes taking over a dead lock at once hold it', async () => {
-		const file = path.join(dir, 'folder.lock');
-		writeLock(file, {
-			pid: deadPid(),
-			hostname: os.hostname(),
-			command: 'killed',
-			startedAt: new Date().toISOString(),
-		});
-		const script = `
-			import { tryLock } from ${JSON.stringify(pathToFileURL(path.join(PACKAGE_ROOT, 'test/support/n8n/folderLock.mts')).href)};
-			const result = tryLock(${JSON.stringify(file)});
-			console.log('heldBy' in result ? 'waits' : 'holds');
-			await new Promise((resolve) => setTimeout(resolve, 5000));
-		`;
-		const results = await Promise.all(
-			Array.from(
-				{ length: 4 },
-				() =>
-					new Promise<string>((resolve) => {
-						const child = spawn(process.execPath, ['--input-type=module', '-e', script]);
-						let out = '';
-						child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-						child.on('close', () => resolve(out.trim()));
-					}),
-			),
-		);
-		expect(results.filter((result) => result === 'holds')).toHaveLength(1);
+	it('lets one of many processes taking over the lock of a killed process at once hold it', async () => {
+		const folder = path.join(dir, 'folder');
+		await lockOfKilledProcess(folder);
+		// All four try within a millisecond or so of each other, once they have started.
+		const tryAt = Date.now() + 3_000;
+		const contenders = Array.from({ length: 4 }, () => lockInChild(folder, tryAt));
+		try {
+			const said = await Promise.all(contenders.map((contender) => contender.said));
+			expect(said.filter((result) => result === 'holds')).toHaveLength(1);
+			expect(said.filter((result) => result === 'busy')).toHaveLength(3);
+		} finally {
+			for (const contender of contenders) contender.child.kill();
+		}
 	}, 30_000);
 });

@@ -2,7 +2,7 @@
  * `npm start`: n8n 2.x with this package, the service sandbox and the example workflows, on
  * 127.0.0.1. The n8n user folder (`.n8n-local/user`) is kept between starts; `--reset` starts
  * from a clean one. SIGINT, SIGTERM or SIGHUP from any parent, or the parent going away, stops
- * everything it started. While it runs it holds `<user folder>.lock` (pid, command, start time), so a
+ * everything it started. While it runs it holds the lock of its user folder (folderLock.mts), so a
  * second start on the same folder, or on busy ports, is refused with one line naming the cause.
  *
  * Environment: N8N_PORT (5678), SANDBOX_PORT (5680), N8N_INSTALL_DIR (where n8n is installed),
@@ -10,14 +10,10 @@
  */
 import { lstatSync, mkdirSync, readlinkSync, rmSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
+import { parseArgs } from 'node:util';
 
 import { addressInUseHint } from '../sandbox/server.mts';
-import {
-	alreadyRunning,
-	busyPortsProblem,
-	startLockFile,
-	startSettings,
-} from '../setup/startPreflight.mts';
+import { alreadyRunning, busyPortsProblem, startSettings } from '../setup/startPreflight.mts';
 import { tryLock } from './folderLock.mts';
 import { n8nInstallDir, LOCAL_DIR } from './paths.mts';
 import { delay, descendantsOf } from './processes.mts';
@@ -32,13 +28,20 @@ const PARENT_CHECK_MS = 1_000;
 const SIGNAL_EXIT_CODES: Record<string, number> = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 };
 
 function parseArguments(args: string[]): { reset: boolean } {
-	const unknown = args.filter((arg) => arg !== '--reset');
-	if (args.includes('--help') || args.includes('-h')) {
+	let values: { reset?: boolean; help?: boolean };
+	try {
+		({ values } = parseArgs({
+			args,
+			options: { reset: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+		}));
+	} catch (error) {
+		throw new Error(`${(error as Error).message}\n${USAGE}`);
+	}
+	if (values.help) {
 		console.log(USAGE);
 		process.exit(0);
 	}
-	if (unknown.length > 0) throw new Error(`Unknown argument ${unknown.join(' ')}\n${USAGE}`);
-	return { reset: args.includes('--reset') };
+	return { reset: values.reset === true };
 }
 
 /** `.n8n-local/n8n` points at the cached install, so the git-ignored folder shows where n8n lives. */
@@ -132,8 +135,8 @@ async function main(): Promise<void> {
 	const settings = startSettings();
 	const { userFolder } = settings;
 	// Held while this start runs: a second `npm start` on the same folder is told who runs it.
-	const instance = tryLock(startLockFile(settings));
-	if ('heldBy' in instance) throw new Error(alreadyRunning(instance.heldBy.owner, settings));
+	const instance = await tryLock(userFolder, `the n8n user folder ${userFolder}`);
+	if ('heldBy' in instance) throw new Error(alreadyRunning(instance.heldBy, settings));
 	const busyPorts = await busyPortsProblem(settings);
 	if (busyPorts) throw new Error(busyPorts);
 	if (reset) {

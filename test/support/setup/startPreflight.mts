@@ -6,13 +6,7 @@
  */
 import path from 'node:path';
 
-import {
-	describeOwner,
-	lockFileFor,
-	readLock,
-	staleReason,
-	LOCK_TIMING,
-} from '../n8n/folderLock.mts';
+import { describeOwner, lockHolder } from '../n8n/folderLock.mts';
 import type { LockOwner } from '../n8n/folderLock.mts';
 import { LOCAL_DIR } from '../n8n/paths.mts';
 import { portInUse } from '../n8n/processes.mts';
@@ -37,11 +31,6 @@ export function startSettings(env: NodeJS.ProcessEnv = process.env): StartSettin
 		n8nPort: portFromEnv(env, 'N8N_PORT', 5678),
 		sandboxPort: portFromEnv(env, 'SANDBOX_PORT', 5680),
 	};
-}
-
-/** The lock `npm start` holds on its user folder while it runs (`.n8n-local/user.lock`). */
-export function startLockFile(settings: StartSettings): string {
-	return lockFileFor(settings.userFolder);
 }
 
 function shown(folder: string): string {
@@ -75,8 +64,9 @@ export async function busyPortsProblem(settings: StartSettings): Promise<string 
 
 /** The first reason `npm start` cannot start with these settings, or undefined. */
 export async function startProblem(settings: StartSettings): Promise<string | undefined> {
-	const running = readLock(startLockFile(settings));
-	if (running && !staleReason(running, LOCK_TIMING)) return alreadyRunning(running.owner, settings);
+	// `npm start` holds the lock of its user folder (`.n8n-local/user.lock`) while it runs.
+	const running = await lockHolder(settings.userFolder);
+	if (running) return alreadyRunning(running.heldBy, settings);
 	return await busyPortsProblem(settings);
 }
 

@@ -1,10 +1,10 @@
 /**
- * What the set-up says about locks and npm: whose lock a waiter waits for, when a lock may be taken
- * over, and which of npm's lines (and which likely cause) a stalled or failed install shows.
+ * What the set-up says about locks and npm: whose lock a waiter waits for, and which of npm's lines
+ * (and which likely cause) a stalled or failed install shows.
  */
 import { describe, expect, it } from 'vitest';
 
-import { describeOwner, staleReason } from '../../support/n8n/folderLock.mts';
+import { describeOwner } from '../../support/n8n/folderLock.mts';
 import type { LockOwner } from '../../support/n8n/folderLock.mts';
 import { npmTrouble, npmTroubleCause } from '../../support/n8n/install.mts';
 
@@ -14,36 +14,6 @@ const owner: LockOwner = {
 	command: 'node test/support/n8n/install.mts',
 	startedAt: '2026-11-24T10:25:01.500Z',
 };
-const timing = { heartbeatMs: 30_000, staleAfterMs: 600_000 };
-
-describe('staleReason', () => {
-	const alive = (): boolean => true;
-	const gone = (): boolean => false;
-
-	it('keeps a fresh lock of a live process', () => {
-		expect(staleReason({ text: '', owner, ageMs: 1_000 }, timing, alive, 'here')).toBeUndefined();
-	});
-
-	it('takes over a lock whose process on this host is gone', () => {
-		expect(staleReason({ text: '', owner, ageMs: 1_000 }, timing, gone, 'here')).toBe(
-			'its process (pid 4242) is gone',
-		);
-	});
-
-	it('cannot see processes of another host: only the missing heartbeat makes its lock stale', () => {
-		expect(staleReason({ text: '', owner, ageMs: 1_000 }, timing, gone, 'other')).toBeUndefined();
-		expect(staleReason({ text: '', owner, ageMs: 660_000 }, timing, alive, 'other')).toBe(
-			'it has not touched the lock for 11 min',
-		);
-	});
-
-	it('gives an unreadable lock file the time its writer needs', () => {
-		expect(staleReason({ text: '{', ageMs: 1_000 }, timing, alive)).toBeUndefined();
-		expect(staleReason({ text: '{', ageMs: 60_000 }, timing, alive)).toBe(
-			'its lock file is unreadable',
-		);
-	});
-});
 
 describe('describeOwner', () => {
 	it('names the pid, the command and the start time; the host only when it is another', () => {

@@ -209,12 +209,10 @@ export class ListReader {
 		from: PageRef | undefined,
 		stopAfter: (page: ReadPage) => boolean = () => false,
 	): Promise<ListRead> {
-		try {
-			return await this.readPages(from, stopAfter);
-		} catch (error) {
-			if (from === undefined || !isStaleLink(error)) throw error;
-			return { ...(await this.readPages(undefined, stopAfter)), restarted: true };
-		}
+		const fromRemembered = await this.readPages(from, stopAfter).catch(async (error: unknown) =>
+			from !== undefined && isStaleLink(error) ? undefined : await Promise.reject(error as Error),
+		);
+		return fromRemembered ?? { ...(await this.readPages(undefined, stopAfter)), restarted: true };
 	}
 
 	private async readPages(

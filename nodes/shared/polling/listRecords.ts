@@ -28,6 +28,16 @@ export interface RecordFilter {
 	values: string[];
 }
 
+/** What one poll of an event found. */
+export interface PollResult {
+	/** The records to emit, in list order. */
+	records: IDataObject[];
+	/** The memory to keep, plain JSON (the node's static data). */
+	memory: IDataObject;
+	/** For n8n's log: what the poll may have missed. */
+	warning?: string;
+}
+
 /** Where a list puts its new records: at its start (`newestFirst`) or at its end (`oldestFirst`). */
 export type ListOrder = 'newestFirst' | 'oldestFirst';
 
@@ -104,10 +114,10 @@ function idNumber(id: string): [string, number] | undefined {
 	return match ? [match[1], Number(match[2])] : undefined;
 }
 
-/** The numbers ending the IDs, when every ID ends in one after the same prefix as `prefixOf`'s. */
-function idNumbers(records: IdentifiedRecord[], prefixOf = records[0]?.id): number[] | undefined {
-	const prefix = prefixOf === undefined ? undefined : idNumber(prefixOf)?.[0];
+/** The numbers ending the IDs, when every ID ends in one after the same prefix. */
+function idNumbers(records: IdentifiedRecord[]): number[] | undefined {
 	const numbers = records.map(({ id }) => idNumber(id));
+	const prefix = numbers[0]?.[0];
 	return numbers.every((number) => number !== undefined && number[0] === prefix)
 		? numbers.map((number) => (number as [string, number])[1])
 		: undefined;
@@ -119,22 +129,15 @@ function recordTimes(records: IdentifiedRecord[]): number[] | undefined {
 	return times.every((time) => time !== undefined) ? (times as number[]) : undefined;
 }
 
-/** The highest number ending `ids` that share `id`'s prefix; undefined when none does. */
-export function highestIdNumber(ids: string[], id: string): number | undefined {
-	const prefix = idNumber(id)?.[0];
-	const numbers = ids.map(idNumber).filter((number) => number && number[0] === prefix);
-	return prefix === undefined || numbers.length === 0
-		? undefined
-		: Math.max(...numbers.map((number) => (number as [string, number])[1]));
-}
-
-/** Whether a record is dated after `time` or, undated, has an ID number above those of `ids`. */
+/**
+ * Whether a record is dated after `time` or, undated, has an ID number above those of `ids` with
+ * its prefix; a record that shows neither is new (rather emitted than missed).
+ */
 export function isNewerThan(record: IdentifiedRecord, time?: number, ids: string[] = []): boolean {
-	const recordDate = recordTime(record.record);
-	if (recordDate !== undefined && time !== undefined) return recordDate > time;
-	const number = idNumber(record.id);
-	const highest = highestIdNumber(ids, record.id);
-	return number === undefined || highest === undefined || number[1] > highest;
+	const date = recordTime(record.record);
+	if (date !== undefined && time !== undefined) return date > time;
+	const own = idNumber(record.id);
+	return !own || !ids.map(idNumber).some((id) => id?.[0] === own[0] && id[1] >= own[1]);
 }
 
 /** The direction of values that only rise or only fall (and do not stay flat). */

@@ -13,6 +13,7 @@ import {
 	type IdentifiedRecord,
 	type ListOrder,
 	type ListRead,
+	type PollResult,
 	type ReadPage,
 	type RecordFilter,
 } from './listRecords';
@@ -63,16 +64,6 @@ interface Memory {
 	unfinishedRead?: { from: PageRef; newAfter?: number };
 	/** The newest record date seen (epoch ms): decides when no record seen before is listed any more. */
 	newestTime?: number;
-}
-
-/** What one poll of a new-record event found. */
-export interface NewRecords {
-	/** The records to emit, in list order. */
-	records: IDataObject[];
-	/** The memory to keep (the node's static data). */
-	memory: IDataObject;
-	/** For n8n's log: the list no longer shows any record seen before, so some may have been missed. */
-	warning?: string;
 }
 
 type IsNew = (record: IdentifiedRecord, index: number) => boolean;
@@ -126,17 +117,6 @@ function isNewestFirstStart(page: ReadPage): boolean {
 	return page.at === undefined && orderOf(page.records) === 'newestFirst';
 }
 
-/** The newest date among `records` and `previous` (epoch ms). */
-function newestTimeOf(
-	records: IdentifiedRecord[],
-	previous: number | undefined,
-): number | undefined {
-	return records.reduce((newest, { record }) => {
-		const time = recordTime(record);
-		return time !== undefined && (newest === undefined || time > newest) ? time : newest;
-	}, previous);
-}
-
 /** New when dated after `time`; without `time` or a date, not new. */
 function datedAfter(time: number | undefined): IsNew {
 	return ({ record }) => {
@@ -180,21 +160,18 @@ class Poll {
 	readonly emit: IdentifiedRecord[] = [];
 	private readonly refused: string[] = [];
 	private readonly readIds = new Set<string>();
-	private newestTime: number | undefined;
 	/** Set when a read of the whole list found none of the records seen before. */
 	lostTrack = false;
 
 	constructor(
 		readonly memory: Memory,
 		private readonly filters: RecordFilter[],
-	) {
-		this.newestTime = memory.newestTime;
-	}
+	) {}
+
+	private newestTime = this.memory.newestTime;
 
 	/** IDs emitted, known to be old, or refused by the filters. */
-	get seen(): Set<string> {
-		return new Set([...this.memory.seenIds, ...this.memory.refusedIds]);
-	}
+	readonly seen = new Set([...this.memory.seenIds, ...this.memory.refusedIds]);
 
 	/**
 	 * Decides each record not seen before (nor in `alsoSeen`): one refused before or new by `isNew`
@@ -218,7 +195,8 @@ class Poll {
 				if (!refusedBefore.has(record.id)) decided.fresh.push(record.id);
 			}
 		});
-		this.newestTime = newestTimeOf(records, this.newestTime);
+		for (const time of records.map(({ record }) => recordTime(record)))
+			if (time !== undefined && time > (this.newestTime ?? -Infinity)) this.newestTime = time;
 		return decided;
 	}
 
@@ -239,23 +217,16 @@ class Poll {
  * page; when that shows the newest records first, that is all it needs, otherwise it reads on to
  * the list's end (or as far as the poll's time allows, going on at the next poll).
  */
-async function firstPoll(reader: ListReader, fingerprint: string, now: number): Promise<Memory> {
+async function firstPoll(reader: ListReader, poll: Poll, now: number): Promise<Memory> {
 	const read = await reader.read(undefined, isNewestFirstStart);
 	const order = readOrder(read);
-	return {
-		fingerprint,
-		seenIds: rememberIds(
-			read.records.map(({ id }) => id),
-			order,
-			[],
-		),
-		refusedIds: [],
-		unread: [],
+	const decided = poll.decide(read.records, () => false);
+	return poll.outcome({
 		order,
+		seenIds: rememberIds(decided.seen, order, []),
 		newestPage: order === 'oldestFirst' ? newestPageOf(read, undefined) : undefined,
 		unfinishedRead: read.resumeAt && { from: read.resumeAt, newAfter: now },
-		newestTime: newestTimeOf(read.records, undefined),
-	};
+	});
 }
 
 /** Goes on with a read that has not found its place yet: to the list's end, new only by date. */
@@ -428,11 +399,17 @@ export async function pollNewRecords(
 	configuration: string,
 	filters: RecordFilter[],
 	now = Date.now(),
-): Promise<NewRecords> {
+): Promise<PollResult> {
 	const reader = new ListReader(list);
 	const memory = readMemory(stored, configuration);
 	if (!memory) {
-		const first = await firstPoll(reader, fingerprintOf(configuration), now);
+		const empty = {
+			fingerprint: fingerprintOf(configuration),
+			seenIds: [],
+			refusedIds: [],
+			unread: [],
+		};
+		const first = await firstPoll(reader, new Poll(empty, filters), now);
 		return { records: [], memory: JSON.parse(JSON.stringify(first)) as IDataObject };
 	}
 	const poll = new Poll(memory, filters);

@@ -8,6 +8,7 @@ import {
 	matchesFilters,
 	newestRecord,
 	type EventList,
+	type PollResult,
 	type RecordFilter,
 } from './listRecords';
 
@@ -18,16 +19,6 @@ const MAX_WATCHED_RECORDS = 5000;
 export interface StatusChange {
 	field: string;
 	previousField: string;
-}
-
-/** What one poll of a status change event found. */
-export interface StatusChanges {
-	/** The changed records, each with its previous status added. */
-	records: IDataObject[];
-	/** The memory to keep: `{ fingerprint, statuses: { <status>: [ids] }, resumeAt? }`. */
-	memory: IDataObject;
-	/** For n8n's log: the list holds more records than the trigger watches. */
-	warning?: string;
 }
 
 /** Record ID → the status the last poll that read it saw, in list order; undefined for another configuration. */
@@ -44,7 +35,8 @@ function readStatuses(stored: unknown, configuration: string): Map<string, strin
 
 /**
  * One poll of a status change event: reads the list (going on where the last poll's time ran
- * out) and emits each record whose status differs from the one remembered; a record read for the
+ * out) and emits each record whose status differs from the one remembered, with that status in
+ * `previousField`; memory `{ fingerprint, statuses: { <status>: [ids] }, resumeAt? }`; a record read for the
  * first time emits nothing. A change the filters refuse is remembered all the same. Without a
  * memory of this configuration (the first poll) it only remembers.
  */
@@ -54,7 +46,7 @@ export async function pollStatusChanges(
 	configuration: string,
 	change: StatusChange,
 	filters: RecordFilter[],
-): Promise<StatusChanges> {
+): Promise<PollResult> {
 	const remembered = readStatuses(stored, configuration);
 	const { resumeAt } = (remembered ? stored : {}) as { resumeAt?: PageRef };
 	const read = await new ListReader(list).read(resumeAt);

@@ -1,12 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
-import type { RecordFilter } from '../../../../nodes/shared/polling/listRecords.ts';
-import {
-	newestNewRecord,
-	pollNewRecords,
-	type NewRecords,
-} from '../../../../nodes/shared/polling/newRecords.ts';
+import type { PollResult, RecordFilter } from '../../../../nodes/shared/polling/listRecords.ts';
+import { newestNewRecord, pollNewRecords } from '../../../../nodes/shared/polling/newRecords.ts';
 import { listOf, records } from './records.mts';
 
 const CONFIGURATION = 'configuration';
@@ -34,11 +30,11 @@ async function poll(
 		pageSize = undefined as number | undefined,
 		now = Date.now(),
 	} = {},
-): Promise<NewRecords> {
+): Promise<PollResult> {
 	return await pollNewRecords(listOf(list, { pageSize }).list, stored, CONFIGURATION, filters, now);
 }
 
-const emitted = (outcome: NewRecords) => outcome.records.map((record) => record.id);
+const emitted = (outcome: PollResult) => outcome.records.map((record) => record.id);
 
 describe('new records', () => {
 	it('remembers everything on the first poll and emits only records not seen later', async () => {

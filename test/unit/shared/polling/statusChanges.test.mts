@@ -1,12 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
-import type { RecordFilter } from '../../../../nodes/shared/polling/listRecords.ts';
-import {
-	newestStatus,
-	pollStatusChanges,
-	type StatusChanges,
-} from '../../../../nodes/shared/polling/statusChanges.ts';
+import type { PollResult, RecordFilter } from '../../../../nodes/shared/polling/listRecords.ts';
+import { newestStatus, pollStatusChanges } from '../../../../nodes/shared/polling/statusChanges.ts';
 import { listOf } from './records.mts';
 
 const change = { field: 'status', previousField: 'previousStatus' };
@@ -21,7 +17,7 @@ async function poll(
 	stored: IDataObject | undefined,
 	filters: RecordFilter[] = [],
 	pageSize?: number,
-): Promise<StatusChanges> {
+): Promise<PollResult> {
 	return await pollStatusChanges(
 		listOf(list, { pageSize }).list,
 		stored,

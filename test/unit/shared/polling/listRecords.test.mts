@@ -1,8 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
 import {
 	identifyRecords,
+	isNewerThan,
 	ListReader,
 	matchesFilters,
 	newestRecord,
@@ -34,6 +35,26 @@ describe('record IDs', () => {
 			);
 		},
 	);
+
+	it('names the fields of the first record without an ID, at most 10', () => {
+		const fields = Object.fromEntries('abcdefghijk'.split('').map((key) => [key, 1]));
+		const error = (() => {
+			try {
+				identifyRecords(threats, [fields, {}]);
+			} catch (caught) {
+				return caught as { description?: string };
+			}
+			return undefined;
+		})();
+		expect(error?.description).toBe(
+			'Nothing was emitted and the trigger\'s memory is unchanged. Fields of the first record without an ID: a, b, c, d, e, f, g, h, i, j. Check that the base URL in the credential points at the Test Service API; if the service lists records without IDs, use the Test Service node\'s "Get Many" on a schedule instead.',
+		);
+		expect(() => identifyRecords(threats, [{}])).toThrow(
+			expect.objectContaining({
+				description: expect.stringContaining('without an ID: none.') as string,
+			}) as Error,
+		);
+	});
 });
 
 describe('list order', () => {
@@ -70,6 +91,27 @@ describe('newest record', () => {
 		expect(newestRecord(undated)?.id).toBe('scn_8');
 		expect(newestRecord(records('b3f1-x', 'a9c2-y'))?.id).toBe('a9c2-y');
 		expect(newestRecord([])).toBeUndefined();
+		const tied = [
+			{ id: 'first', record: { createdAt: 5 } },
+			{ id: 'second', record: { createdAt: 5 } },
+		];
+		expect(newestRecord(tied)?.id).toBe('first');
+	});
+});
+
+describe('newer than', () => {
+	const at = (id: string, createdAt?: number) => ({ id, record: { id, createdAt } });
+
+	it('compares dates when the record has one and a date is given, else the numbers ending IDs with its prefix', () => {
+		expect(isNewerThan(at('a', 5), 4)).toBe(true);
+		expect(isNewerThan(at('a', 5), 5)).toBe(false);
+		expect(isNewerThan(at('a', 5), 6, ['a_1'])).toBe(false);
+		expect(isNewerThan(at('x_3'), 6, ['x_2', 'y_9', 'opaque'])).toBe(true);
+		expect(isNewerThan(at('x_2', 5), undefined, ['x_2'])).toBe(false);
+		expect(isNewerThan(at('x_1'), undefined, ['x_2'])).toBe(false);
+		expect(isNewerThan(at('x_3'), undefined, ['y_5'])).toBe(true);
+		expect(isNewerThan(at('opaque'), undefined, ['x_2'])).toBe(true);
+		expect(isNewerThan(at('x_3'))).toBe(true);
 	});
 });
 
@@ -84,9 +126,9 @@ describe('record filters', () => {
 		expect(matchesFilters({ severity: 'low', siteId: 'st_1' }, filters)).toBe(false);
 		expect(matchesFilters({ siteId: 'st_1' }, filters)).toBe(false);
 		expect(matchesFilters({ severity: { level: 'high' }, siteId: 'st_1' }, filters)).toBe(false);
-		expect(
-			matchesFilters({ code: 7, active: true }, [{ fields: ['code', 'active'], values: ['true'] }]),
-		).toBe(true);
+		expect(matchesFilters({ severity: ['high'], siteId: 'st_1' }, filters)).toBe(false);
+		expect(matchesFilters({ code: 7 }, [{ fields: ['code'], values: ['7'] }])).toBe(true);
+		expect(matchesFilters({ active: true }, [{ fields: ['active'], values: ['true'] }])).toBe(true);
 		expect(matchesFilters({ anything: 1 }, [])).toBe(true);
 	});
 });
@@ -107,6 +149,24 @@ describe('list reader', () => {
 		expect(first.pages.map(({ at }) => at)).toEqual([undefined, { qs: { page: 2 } }]);
 	});
 
+	it('counts the time of the slowest page so far', async () => {
+		vi.useFakeTimers({ now: 0, toFake: ['Date'] });
+		try {
+			const { list: slow } = listOf(list, { pageSize: 1, budgetMs: 100 });
+			const read = slow.readPage;
+			const times = [10, 30, 10, 10];
+			slow.readPage = async (at) => {
+				vi.setSystemTime(Date.now() + (times.shift() ?? 0));
+				return await read(at);
+			};
+			// 10 ms, then 40 ms + 2 × 30 ms = 100 ms: no time for a third page.
+			const cut = await new ListReader(slow).read(undefined);
+			expect(cut.pages).toHaveLength(2);
+		} finally {
+			vi.useRealTimers();
+		}
+	});
+
 	it('reads the first page, then goes on only while twice its slowest page fits in the budget', async () => {
 		const { list: budgeted, fetched } = listOf(list, { pageSize: 2, budgetMs: 0 });
 		const reader = new ListReader(budgeted);
@@ -121,12 +181,12 @@ describe('list reader', () => {
 	});
 
 	it('reads at most 1,000 pages at a time; a manual run reads them all', async () => {
-		const long = Array.from({ length: 1001 }, (_, index) => ({ id: `r${index + 1}` }));
+		const long = Array.from({ length: 2001 }, (_, index) => ({ id: `r${index + 1}` }));
 		const cut = await new ListReader(listOf(long, { pageSize: 1 }).list).read(undefined);
 		expect(cut.pages).toHaveLength(1000);
 		expect(cut.resumeAt).toEqual({ qs: { page: 1001 } });
 		const whole = await new ListReader(listOf(long, { pageSize: 1 }).list).wholeList();
-		expect(whole.records).toHaveLength(1001);
+		expect(whole.records).toHaveLength(2001);
 	});
 
 	it('reads from the start when the service refuses a remembered page as stale, and fails on other errors', async () => {
@@ -142,7 +202,14 @@ describe('list reader', () => {
 		expect(restarted.records).toHaveLength(5);
 		expect((await new ListReader(stale).read({ qs: { page: 2 } })).restarted).toBe(false);
 
+		let requests = 0;
 		const failing = listOf(list).list;
+		failing.readPage = async () => {
+			requests++;
+			return await Promise.reject(Object.assign(new Error('gone'), { httpCode: '404' }));
+		};
+		await expect(new ListReader(failing).read(undefined)).rejects.toThrow('gone');
+		expect(requests).toBe(1);
 		failing.readPage = async () =>
 			await Promise.reject(Object.assign(new Error('down'), { httpCode: '503' }));
 		await expect(new ListReader(failing).read({ qs: { page: 2 } })).rejects.toThrow('down');

@@ -192,3 +192,236 @@ describe('new records', () => {
 		});
 	});
 });
+
+/** Records n<from> … n<to>, newest first, dated by their number. */
+function newestFirst(from: number, to: number): IDataObject[] {
+	return Array.from({ length: to - from + 1 }, (_, index) => ({
+		id: `n${to - index}`,
+		createdAt: 1000 + to - index,
+	}));
+}
+
+/** One poll that reads one page (a budget of 0), over `list` in pages of 2. */
+async function shortPoll(list: IDataObject[], stored: IDataObject) {
+	const { list: eventList, fetched } = listOf(list, { pageSize: 2, budgetMs: 0 });
+	const result = await pollNewRecords(eventList, stored, CONFIGURATION, []);
+	return { ...result, fetched };
+}
+
+describe('new records over polls short of time', () => {
+	it('newest first: reads the unread range a poll left, page by page, and emits each record once', async () => {
+		const first = await poll(newestFirst(1, 6), undefined, { pageSize: 2 });
+		expect(first.memory.order).toBe('newestFirst');
+		expect(first.memory.seenIds).toEqual(['n6', 'n5']);
+
+		const cut = await shortPoll(newestFirst(1, 11), first.memory);
+		expect(emitted(cut)).toEqual(['n11', 'n10']);
+		expect(cut.memory.unread).toEqual([
+			{
+				from: { qs: { page: 2 } },
+				endIds: ['n6', 'n5'],
+				lastPageIds: ['n11', 'n10'],
+				newestTime: 1006,
+			},
+		]);
+		expect(cut.memory.seenIds).toEqual(['n11', 'n10', 'n6', 'n5']);
+
+		// n12 arrives: page 2 now starts with n10, emitted already.
+		const range = await shortPoll(newestFirst(1, 12), cut.memory);
+		expect(range.fetched).toEqual([{ qs: { page: 2 } }]);
+		expect(emitted(range)).toEqual(['n9']);
+		expect(range.memory.unread).toEqual([
+			{
+				from: { qs: { page: 3 } },
+				endIds: ['n6', 'n5'],
+				lastPageIds: ['n10', 'n9'],
+				newestTime: 1006,
+			},
+		]);
+
+		const rangeEnd = await shortPoll(newestFirst(1, 12), range.memory);
+		expect(rangeEnd.fetched).toEqual([{ qs: { page: 3 } }]);
+		expect(emitted(rangeEnd)).toEqual(['n8', 'n7']);
+		expect(rangeEnd.memory.unread).toEqual([
+			{
+				from: { qs: { page: 4 } },
+				endIds: ['n6', 'n5'],
+				lastPageIds: ['n8', 'n7'],
+				newestTime: 1006,
+			},
+		]);
+		const done = await shortPoll(newestFirst(1, 12), rangeEnd.memory);
+		expect(done.fetched).toEqual([{ qs: { page: 4 } }]);
+		expect(done.records).toEqual([]);
+		expect(done.memory.unread).toEqual([]);
+		expect(done.memory.seenIds).toEqual(['n11', 'n10', 'n6', 'n5', 'n9', 'n8', 'n7']);
+
+		const head = await poll(newestFirst(1, 12), done.memory, { pageSize: 2 });
+		expect(emitted(head)).toEqual(['n12']);
+		expect(head.memory.seenIds).toEqual(['n12', 'n11', 'n10', 'n6', 'n5', 'n9', 'n8', 'n7']);
+		expect((await poll(newestFirst(1, 12), head.memory, { pageSize: 2 })).records).toEqual([]);
+	});
+
+	it('newest first: an unread range whose end left the list emits what is dated after it began', async () => {
+		const first = await poll(newestFirst(1, 2), undefined, { pageSize: 2 });
+		const cut = await shortPoll(newestFirst(1, 7), first.memory);
+		expect(emitted(cut)).toEqual(['n7', 'n6']);
+		const gone = [...newestFirst(3, 7), { id: 'old', createdAt: 5 }];
+		const rest = await poll(gone, cut.memory, { pageSize: 2 });
+		expect(emitted(rest)).toEqual(['n5', 'n4', 'n3']);
+		expect(rest.memory.unread).toEqual([]);
+	});
+
+	it('newest first: a page that shows the other order makes the next poll learn the order again', async () => {
+		const first = await poll(newestFirst(1, 4), undefined, { pageSize: 2 });
+		const turned = await poll([...newestFirst(1, 4)].reverse(), first.memory, { pageSize: 2 });
+		expect(turned.memory.order).toBeUndefined();
+		expect(turned.memory.unread).toEqual([]);
+	});
+
+	it('newest first: warns when the list no longer shows any record seen before', async () => {
+		const first = await poll(newestFirst(1, 4), undefined, { pageSize: 2 });
+		const lost = await poll(newestFirst(10, 12), first.memory, { pageSize: 2 });
+		expect(emitted(lost)).toEqual(['n12', 'n11', 'n10']);
+		expect(lost.warning).toContain('the newest was n4');
+		const empty = await poll([], first.memory, { pageSize: 2 });
+		expect(empty.warning).toBeUndefined();
+	});
+
+	it('oldest first: goes on where the last poll stopped, emitting every new record once, in order', async () => {
+		const first = await poll(range(1, 10, true), undefined, { pageSize: 2 });
+		expect(first.memory.newestPage).toEqual({ qs: { page: 5 } });
+		let memory = first.memory;
+		const emittedIds: string[] = [];
+		const asked: unknown[] = [];
+		for (let round = 0; round < 5; round++) {
+			const next = await shortPoll(range(1, 15, true), memory);
+			emittedIds.push(...(emitted(next) as string[]));
+			asked.push(...next.fetched);
+			memory = next.memory;
+		}
+		expect(emittedIds).toEqual(['r11', 'r12', 'r13', 'r14', 'r15']);
+		expect(asked).toEqual([5, 6, 7, 8, 8].map((page) => ({ qs: { page } })));
+		expect(memory.resumeAt).toBeUndefined();
+		expect(memory.newestPage).toEqual({ qs: { page: 8 } });
+		expect((memory.seenIds as string[]).slice(0, 3)).toEqual(['r15', 'r14', 'r13']);
+	});
+
+	it('oldest first: reads from the start when the remembered page no longer starts with a record seen before', async () => {
+		const first = await poll(range(1, 6, true), undefined, { pageSize: 2 });
+		const shifted = [...range(3, 6, true), ...range(7, 8, true)];
+		const { list, fetched } = listOf(shifted, { pageSize: 2 });
+		const next = await pollNewRecords(list, first.memory, CONFIGURATION, []);
+		expect(fetched).toEqual([
+			{ qs: { page: 3 } },
+			undefined,
+			{ qs: { page: 2 } },
+			{ qs: { page: 3 } },
+		]);
+		expect(emitted(next)).toEqual(['r7', 'r8']);
+		expect(next.memory.newestPage).toEqual({ qs: { page: 3 } });
+
+		// Without time for the list's start, it forgets the page and reads from the start next time.
+		const short = await shortPoll(shifted, first.memory);
+		expect(short.records).toEqual([]);
+		expect(short.memory.newestPage).toBeUndefined();
+		expect(short.memory.order).toBe('oldestFirst');
+		const after = await poll(shifted, short.memory, { pageSize: 2 });
+		expect(emitted(after)).toEqual(['r7', 'r8']);
+	});
+
+	it('oldest first: a stale remembered page makes the poll read from the start', async () => {
+		const first = await poll(range(1, 4, true), undefined, { pageSize: 2 });
+		const stale = { ...first.memory, newestPage: { qs: { cursor: 'gone' } } };
+		const { list, fetched } = listOf(range(1, 5, true), { pageSize: 2 });
+		const next = await pollNewRecords(list, stale, CONFIGURATION, []);
+		expect(fetched[0]).toEqual({ qs: { cursor: 'gone' } });
+		expect(fetched[1]).toBeUndefined();
+		expect(emitted(next)).toEqual(['r5']);
+		expect(next.warning).toBeUndefined();
+	});
+
+	it('oldest first: a read cut short that finds nothing seen before counts only records dated after the newest seen', async () => {
+		const first = await poll(range(1, 2, true), undefined, { pageSize: 2 });
+		const moved = [...range(10, 13, true), { id: 'late', createdAt: 1 }];
+		const cut = await shortPoll(moved, { ...first.memory, newestPage: undefined });
+		expect(cut.memory.unfinishedRead).toEqual({ from: { qs: { page: 2 } }, newAfter: 1002 });
+		expect(emitted(cut)).toEqual(['r10', 'r11']);
+		const rest = await poll(moved, cut.memory, { pageSize: 2 });
+		expect(emitted(rest)).toEqual(['r12', 'r13']);
+		expect(rest.memory.unfinishedRead).toBeUndefined();
+		expect(rest.memory.newestPage).toEqual({ qs: { page: 3 } });
+		expect(rest.warning).toBeUndefined();
+	});
+
+	it('order unknown: goes on where a poll stopped, and watches the list end it reads', async () => {
+		const list = opaque(6);
+		const first = await poll(list, undefined, { pageSize: 2 });
+		expect(first.memory.order).toBeUndefined();
+		const grown = [...list, ...plain('new')];
+		const cut = await shortPoll(grown, first.memory);
+		expect(cut.memory.resumeAt).toEqual({ qs: { page: 2 } });
+		expect(cut.records).toEqual([]);
+		let memory = cut.memory;
+		const emittedIds: string[] = [];
+		for (let round = 0; round < 3; round++) {
+			const next = await shortPoll(grown, memory);
+			emittedIds.push(...(emitted(next) as string[]));
+			memory = next.memory;
+		}
+		expect(emittedIds).toEqual(['new']);
+		expect(memory.resumeAt).toBeUndefined();
+		expect(memory.order).toBeUndefined();
+	});
+
+	it('order unknown: a whole list holding none of the records seen before emits those newer than them and warns', async () => {
+		const first = await poll(opaque(3), undefined);
+		const lost = await poll(plain('x_1', 'x_2'), first.memory);
+		expect(emitted(lost)).toEqual(['x_1', 'x_2']);
+		expect(lost.warning).toContain('the newest was');
+	});
+
+	it('the first poll of an empty list emits everything that appears next', async () => {
+		const first = await poll([]);
+		expect(first.memory).toEqual({
+			fingerprint: expect.stringMatching(/^[0-9a-f]{32}$/) as string,
+			seenIds: [],
+			refusedIds: [],
+			unread: [],
+		});
+		expect(emitted(await poll(plain('b', 'a'), first.memory))).toEqual(['b', 'a']);
+	});
+});
+
+describe('new record test event', () => {
+	it('reads only from the page that held the newest records of an oldest-first list', async () => {
+		const first = await poll(range(1, 6, true), undefined, { pageSize: 2 });
+		const { list, fetched } = listOf(range(1, 7, true), { pageSize: 2 });
+		expect(await newestNewRecord(list, first.memory, CONFIGURATION, [])).toEqual({
+			id: 'r7',
+			createdAt: 1007,
+		});
+		expect(fetched).toEqual([{ qs: { page: 3 } }, { qs: { page: 4 } }]);
+	});
+
+	it('reads the whole list when nothing there passes the filters, and the first page of a newest-first list', async () => {
+		const first = await poll(range(1, 6, true), undefined, { pageSize: 2 });
+		const list = range(1, 6, true).map((record, index) => ({ ...record, open: index === 0 }));
+		const open = [{ fields: ['open'], values: ['true'] }];
+		const whole = listOf(list, { pageSize: 2 });
+		expect(await newestNewRecord(whole.list, first.memory, CONFIGURATION, open)).toMatchObject({
+			id: 'r1',
+		});
+		expect(whole.fetched).toHaveLength(4);
+
+		const newest = listOf(newestFirst(1, 6), { pageSize: 2 });
+		expect(await newestNewRecord(newest.list, undefined, CONFIGURATION, [])).toMatchObject({
+			id: 'n6',
+		});
+		expect(newest.fetched).toEqual([undefined]);
+
+		const stale = listOf(range(1, 6, true), { pageSize: 2 });
+		const gone = { ...first.memory, newestPage: { qs: { cursor: 'gone' } } };
+		expect(await newestNewRecord(stale.list, gone, CONFIGURATION, open)).toBeUndefined();
+	});
+});

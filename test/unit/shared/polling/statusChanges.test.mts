@@ -102,6 +102,7 @@ describe('status changes', () => {
 		const { list } = listOf(sites('HEALTHY', 'HEALTHY', 'HEALTHY'), { pageSize: 1, budgetMs: 0 });
 		const first = await pollStatusChanges(list, undefined, CONFIGURATION, change, []);
 		expect(first.memory.resumeAt).toEqual({ qs: { page: 2 } });
+		expect(first.memory.statuses).toEqual({ HEALTHY: ['site_1'] });
 	});
 
 	it('watches at most 5,000 records and warns how many more are listed', async () => {
@@ -114,9 +115,32 @@ describe('status changes', () => {
 		expect(first.warning).toBe(
 			'Trigger: the list holds 3 more records than the trigger watches; their status changes are not emitted.',
 		);
-		many[5002].status = 'CRITICAL';
+		many[5000].status = 'CRITICAL';
 		expect((await poll(many, first.memory)).records).toEqual([]);
 		expect((await poll(many.slice(0, 5000), undefined)).warning).toBeUndefined();
+	});
+});
+
+describe('status memory', () => {
+	it('skips what it cannot read, and records without a status', async () => {
+		const fingerprint = (await poll([], undefined)).memory.fingerprint;
+		const stored = { fingerprint, statuses: { HEALTHY: 5, DEGRADED: ['site_1', 7] } };
+		const next = await poll([...sites('CRITICAL'), { id: 'site_2' }], stored);
+		expect(next.records).toEqual([
+			{ id: 'site_1', status: 'CRITICAL', previousStatus: 'DEGRADED' },
+		]);
+		expect(next.memory.statuses).toEqual({ CRITICAL: ['site_1'] });
+	});
+
+	it('keeps at most 5,000 statuses when a read cut short adds to those remembered', async () => {
+		const many = Array.from({ length: 5000 }, (_, index) => `s${index}`);
+		const fingerprint = (await poll([], undefined)).memory.fingerprint;
+		const stored = { fingerprint, statuses: { HEALTHY: many } };
+		const { list } = listOf(sites('NEW', 'NEW'), { pageSize: 1, budgetMs: 0 });
+		const cut = await pollStatusChanges(list, stored, CONFIGURATION, change, []);
+		const kept = cut.memory.statuses as Record<string, string[]>;
+		expect(kept.NEW).toEqual(['site_1']);
+		expect(kept.HEALTHY).toHaveLength(4999);
 	});
 });
 

@@ -89,7 +89,7 @@ export function seconds(ms: number): string {
 	return `${(ms / 1000).toFixed(2)} s`;
 }
 
-/** Prints a Markdown table (the README carries the same table). */
+/** Prints a Markdown table (docs/benchmarks.md carries the same table). */
 export function printTable(
 	title: string,
 	header: string[],

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, bench, describe } from 'vitest';
 
 import { startSandbox, type Sandbox } from '../test/support/sandbox/index.mts';
 import { byId } from '../test/support/harness/runNode.mts';
-import { forgetPacers } from '../nodes/shared/pacing/pacers.ts';
+import { forgetPacers } from '../test/support/harness/pacers.mts';
 import { DEFAULT_PARALLEL_REQUESTS } from '../nodes/shared/actions/parallelItems.ts';
 import {
 	median,

@@ -2,7 +2,7 @@ import type { INodeParameters } from 'n8n-workflow';
 import { afterAll, beforeAll, bench, describe } from 'vitest';
 
 import { startSandbox, type Sandbox } from '../test/support/sandbox/index.mts';
-import { forgetPacers } from '../nodes/shared/pacing/pacers.ts';
+import { forgetPacers } from '../test/support/harness/pacers.mts';
 import {
 	packageBulkNode,
 	printTable,

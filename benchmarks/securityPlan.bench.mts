@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, bench, describe } from 'vitest';
 
 import { startSandbox, type Sandbox } from '../test/support/sandbox/index.mts';
-import { forgetPacers, planClock } from '../nodes/shared/pacing/pacers.ts';
+import { forgetPacers, scaleSecurityPlanMinute } from '../test/support/harness/pacers.mts';
 import { packageBulkNode, printTable, runBulk, seconds, type BulkResult } from './bulkRuns.mts';
 
 /**
@@ -31,6 +31,7 @@ async function measure(name: string, plan: string): Promise<void> {
 		limits: { securityRequestsPerMinute: PER_MINUTE },
 	});
 	forgetPacers();
+	scaleSecurityPlanMinute(sandbox, MINUTE_MS);
 	const credentials = {
 		securityServiceApi: { baseUrl: sandbox.securityUrl, apiKey: sandbox.securityKey, plan },
 	};
@@ -38,12 +39,10 @@ async function measure(name: string, plan: string): Promise<void> {
 }
 
 beforeAll(async () => {
-	planClock.minuteMs = MINUTE_MS;
 	sandbox = await startSandbox({ quiet: true, timeScale: 60_000 / MINUTE_MS });
 });
 
 afterAll(async () => {
-	planClock.minuteMs = 60_000;
 	await sandbox.close();
 	printTable(
 		`Security plan: ${REQUESTS} requests, service enforcing ${PER_MINUTE} a minute (minute = ${MINUTE_MS / 1000} s), no rate-limit headers; ideal ${seconds(IDEAL_MS)}`,

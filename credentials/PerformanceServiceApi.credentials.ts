@@ -1,52 +1,15 @@
 import type {
 	IAuthenticateGeneric,
-	IAuthenticateRuleResponseCode,
-	IAuthenticateRuleResponseSuccessBody,
 	Icon,
 	ICredentialTestRequest,
 	ICredentialType,
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { BASE_URL_EXPRESSION } from '../nodes/shared/http/baseUrl';
+import { listSitesTest } from '../nodes/shared/http/credentialTest';
 
 const CHECK_BASE_URL =
 	'check the base URL, including the version segment (e.g. https://api.example.com/v1)';
-
-/**
- * n8n's credential tester checks each rule by its type, so status and body rules can be mixed;
- * the declared type (one array of either kind) cannot say so.
- */
-const TEST_RULES: Array<IAuthenticateRuleResponseCode | IAuthenticateRuleResponseSuccessBody> = [
-	{
-		type: 'responseCode',
-		properties: {
-			value: 401,
-			message:
-				'The service rejected the API token (auth_invalid): check that the token is complete and has not been revoked.',
-		},
-	},
-	{
-		type: 'responseCode',
-		properties: {
-			value: 403,
-			message:
-				'The API token is valid but may not read sites: use a token with the sites:read scope.',
-		},
-	},
-	{
-		type: 'responseCode',
-		properties: { value: 404, message: `No API answered at <base URL>/sites: ${CHECK_BASE_URL}.` },
-	},
-	{
-		type: 'responseSuccessBody',
-		properties: {
-			key: 'sites',
-			value: undefined,
-			message: `Something answered at <base URL>/sites, but not with the Performance Service's list of sites: ${CHECK_BASE_URL}.`,
-		},
-	},
-];
 
 export class PerformanceServiceApi implements ICredentialType {
 	name = 'performanceServiceApi';
@@ -111,19 +74,22 @@ export class PerformanceServiceApi implements ICredentialType {
 
 	authenticate: IAuthenticateGeneric = {
 		type: 'generic',
-		properties: {
-			headers: {
-				Authorization: '=Bearer {{$credentials.apiToken}}',
-			},
-		},
+		properties: { headers: { Authorization: '=Bearer {{$credentials.apiToken}}' } },
 	};
 
-	test: ICredentialTestRequest = {
-		request: {
-			baseURL: BASE_URL_EXPRESSION,
-			url: '/sites',
-			method: 'GET',
+	test: ICredentialTestRequest = listSitesTest(
+		{
+			401: 'The service rejected the API token (auth_invalid): check that the token is complete and has not been revoked.',
+			403: 'The API token is valid but may not read sites: use a token with the sites:read scope.',
+			404: `No API answered at <base URL>/sites: ${CHECK_BASE_URL}.`,
 		},
-		rules: TEST_RULES as IAuthenticateRuleResponseCode[],
-	};
+		{
+			type: 'responseSuccessBody',
+			properties: {
+				key: 'sites',
+				value: undefined,
+				message: `Something answered at <base URL>/sites, but not with the Performance Service's list of sites: ${CHECK_BASE_URL}.`,
+			},
+		},
+	);
 }

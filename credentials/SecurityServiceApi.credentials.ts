@@ -6,7 +6,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { BASE_URL_EXPRESSION } from '../nodes/shared/http/baseUrl';
+import { listSitesTest } from '../nodes/shared/http/credentialTest';
 import {
 	DEFAULT_SECURITY_PLAN,
 	planDisplayName,
@@ -68,50 +68,13 @@ export class SecurityServiceApi implements ICredentialType {
 
 	authenticate: IAuthenticateGeneric = {
 		type: 'generic',
-		properties: {
-			headers: {
-				Authorization: '=Bearer {{$credentials.apiKey}}',
-			},
-		},
+		properties: { headers: { Authorization: '=Bearer {{$credentials.apiKey}}' } },
 	};
 
-	test: ICredentialTestRequest = {
-		request: {
-			baseURL: BASE_URL_EXPRESSION,
-			url: '/sites',
-			method: 'GET',
-		},
-		rules: [
-			{
-				type: 'responseCode',
-				properties: {
-					value: 401,
-					message:
-						'The service rejected the API key: check the key in the dashboard settings (it may have been rotated).',
-				},
-			},
-			{
-				type: 'responseCode',
-				properties: {
-					value: 403,
-					message: 'The API key is not allowed to list sites: check the key and its tenant.',
-				},
-			},
-			{
-				type: 'responseCode',
-				properties: {
-					value: 404,
-					message:
-						'No API answered at <base URL>/sites: check the base URL (with the version segment, without /api).',
-				},
-			},
-			{
-				type: 'responseCode',
-				properties: {
-					value: 429,
-					message: `The key works, but the plan's request limit is used up right now (Standard ${SECURITY_PLAN_LIMITS.standard}, Agency ${SECURITY_PLAN_LIMITS.agency} per minute): try again in a minute.`,
-				},
-			},
-		],
-	};
+	test: ICredentialTestRequest = listSitesTest({
+		401: 'The service rejected the API key: check the key in the dashboard settings (it may have been rotated).',
+		403: 'The API key is not allowed to list sites: check the key and its tenant.',
+		404: 'No API answered at <base URL>/sites: check the base URL (with the version segment, without /api).',
+		429: `The key works, but the plan's request limit is used up right now (Standard ${SECURITY_PLAN_LIMITS.standard}, Agency ${SECURITY_PLAN_LIMITS.agency} per minute): try again in a minute.`,
+	});
 }

@@ -6,28 +6,22 @@ import {
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 
-import {
-	resourceProperty,
-	type ResourceHandlersFor,
-} from '../shared/parameters/resourceAndOperation';
+import { nodeResources } from '../shared/parameters/resourceAndOperation';
 import { itemOptionsProperty } from '../shared/actions/parallelItems';
 import { runOperations } from '../shared/actions/router';
 import { searchSites } from './methods/searchSites';
-import { auditHandlers, auditOperations } from './actions/audit';
-import { siteHandlers, siteOperations } from './actions/site';
-import { systemHandlers, systemOperations } from './actions/system';
+import { auditResource } from './actions/audit';
+import { siteResource } from './actions/site';
+import { systemResource } from './actions/system';
 
-const resources = [
-	{ name: 'Audit', value: 'audit' },
-	{ name: 'Site', value: 'site' },
-	{ name: 'System', value: 'system' },
-] as const;
-
-const handlers = {
-	site: siteHandlers,
-	audit: auditHandlers,
-	system: systemHandlers,
-} satisfies ResourceHandlersFor<typeof resources>;
+const { properties, handlers } = nodeResources(
+	[
+		{ name: 'Audit', value: 'audit', operations: auditResource },
+		{ name: 'Site', value: 'site', operations: siteResource },
+		{ name: 'System', value: 'system', operations: systemResource },
+	],
+	'site',
+);
 
 export class PerformanceService implements INodeType {
 	description: INodeTypeDescription = {
@@ -44,13 +38,7 @@ export class PerformanceService implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'performanceServiceApi', required: true }],
-		properties: [
-			resourceProperty(resources, 'site'),
-			...siteOperations,
-			...auditOperations,
-			...systemOperations,
-			itemOptionsProperty,
-		],
+		properties: [...properties, itemOptionsProperty],
 	};
 
 	methods = {

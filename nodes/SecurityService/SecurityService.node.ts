@@ -6,35 +6,27 @@ import {
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 
-import {
-	resourceProperty,
-	type ResourceHandlersFor,
-} from '../shared/parameters/resourceAndOperation';
+import { nodeResources } from '../shared/parameters/resourceAndOperation';
 import { itemOptionsProperty } from '../shared/actions/parallelItems';
 import { runOperations } from '../shared/actions/router';
 import { searchSites } from './methods/searchSites';
 import { searchUnresolvedThreats } from './methods/searchUnresolvedThreats';
-import { reportHandlers, reportOperations } from './actions/report';
-import { scanHandlers, scanOperations } from './actions/scan';
-import { siteHandlers, siteOperations } from './actions/site';
-import { threatHandlers, threatOperations } from './actions/threat';
-import { updateHandlers, updateOperations } from './actions/update';
+import { reportResource } from './actions/report';
+import { scanResource } from './actions/scan';
+import { siteResource } from './actions/site';
+import { threatResource } from './actions/threat';
+import { updateResource } from './actions/update';
 
-const resources = [
-	{ name: 'Report', value: 'report' },
-	{ name: 'Scan', value: 'scan' },
-	{ name: 'Site', value: 'site' },
-	{ name: 'Threat', value: 'threat' },
-	{ name: 'Update', value: 'update' },
-] as const;
-
-const handlers = {
-	site: siteHandlers,
-	scan: scanHandlers,
-	threat: threatHandlers,
-	update: updateHandlers,
-	report: reportHandlers,
-} satisfies ResourceHandlersFor<typeof resources>;
+const { properties, handlers } = nodeResources(
+	[
+		{ name: 'Report', value: 'report', operations: reportResource },
+		{ name: 'Scan', value: 'scan', operations: scanResource },
+		{ name: 'Site', value: 'site', operations: siteResource },
+		{ name: 'Threat', value: 'threat', operations: threatResource },
+		{ name: 'Update', value: 'update', operations: updateResource },
+	],
+	'threat',
+);
 
 export class SecurityService implements INodeType {
 	description: INodeTypeDescription = {
@@ -51,15 +43,7 @@ export class SecurityService implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'securityServiceApi', required: true }],
-		properties: [
-			resourceProperty(resources, 'threat'),
-			...siteOperations,
-			...scanOperations,
-			...threatOperations,
-			...updateOperations,
-			...reportOperations,
-			itemOptionsProperty,
-		],
+		properties: [...properties, itemOptionsProperty],
 	};
 
 	methods = {

@@ -20,8 +20,8 @@ import { createSandboxCredentials, DEMO_OWNER } from '../support/n8n/stack.mts';
 /**
  * n8n 2.x in queue mode on one machine: Postgres and Redis on loopback ports, one main, one
  * worker and two `n8n webhook` processes sharing a user folder (one encryption key, the package
- * installed once as a community package), nginx in front of the webhook processes as the README
- * sets it up (each webhook path to one of them), and the sandbox as the service.
+ * installed once as a community package), nginx in front of the webhook processes as
+ * docs/queue-mode.md sets it up (each webhook path to one of them), and the sandbox as the service.
  */
 export interface QueueCluster {
 	sandbox: Sandbox;

@@ -10,7 +10,7 @@ import {
 	signedDelivery,
 	tampered,
 } from '../support/n8n/deliveries.mts';
-import { PERFORMANCE_TRIGGER } from '../support/n8n/examples.mts';
+import { CREDENTIAL_NAMES, PERFORMANCE_TRIGGER } from '../support/n8n/examples.mts';
 import type { ProxiedRequest } from '../support/n8n/nginx.mts';
 import { ARTIFACTS_DIR } from '../support/n8n/paths.mts';
 import {
@@ -37,6 +37,7 @@ import {
 	productionWebhookUrl,
 	waitForWebhook,
 } from '../support/n8n/webhooks.mts';
+import { sandboxCredentials } from '../support/sandbox/index.mts';
 import {
 	acknowledged,
 	deliverAsService,
@@ -89,9 +90,18 @@ beforeAll(async () => {
 	// Polls come once a minute: the poller's check runs while the other tests do, and its test awaits it.
 	pollerRun = runPollerOnce(client, cluster.sandbox, poller.id, Date.now());
 	pollerRun.catch(() => undefined);
-	statusPoller = await client.createWorkflow(siteStatusPollerWorkflow(credentialIds));
+	// The status poller reads the site list with a token of its own (the action nodes read it too).
+	const pollerToken = cluster.sandbox.tokens.readOnly;
+	const pollerCredential = await client.createCredential(
+		CREDENTIAL_NAMES.performanceServiceApi,
+		'performanceServiceApi',
+		{ ...sandboxCredentials(cluster.sandbox).performanceServiceApi, apiToken: pollerToken },
+	);
+	statusPoller = await client.createWorkflow(
+		siteStatusPollerWorkflow({ ...credentialIds, performanceServiceApi: pollerCredential }),
+	);
 	await client.publishWorkflow(statusPoller.id);
-	statusPollerRun = runStatusPollerOnce(client, cluster.sandbox, statusPoller.id);
+	statusPollerRun = runStatusPollerOnce(client, cluster.sandbox, statusPoller.id, pollerToken);
 	statusPollerRun.catch(() => undefined);
 
 	const definition = actionNodesWorkflow(credentialIds);

@@ -1,7 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import type { ExecutionDetail, N8nClient } from '../support/n8n/client.mts';
-import { SETTLE_MS, TWO_POLLS_MS, waitForListPoll } from '../support/n8n/listPolls.mts';
+import {
+	lastStopped,
+	SETTLE_MS,
+	TWO_POLLS_MS,
+	waitForListPoll,
+} from '../support/n8n/listPolls.mts';
 import { delay, waitFor } from '../support/n8n/processes.mts';
 import { e2e, ownerClient } from './context.mts';
 import { executionDetails, nodeOutput } from './executions.mts';
@@ -9,6 +14,7 @@ import { chatMessages, chatText, serviceRequests, setSiteStatus } from './sandbo
 
 let client: N8nClient;
 let site: { id: string; name: string; hostname: string };
+let fileStartedAt: number;
 
 /** The example's executions whose trigger emitted `siteId`, oldest first. */
 async function executionsFor(siteId: string): Promise<ExecutionDetail[]> {
@@ -23,18 +29,29 @@ async function executionsFor(siteId: string): Promise<ExecutionDetail[]> {
 		.sort((a, b) => Number(a.id) - Number(b.id));
 }
 
-/** Waits until the site list was polled after `since` (epoch ms). */
-async function waitForSitesPoll(since: number): Promise<void> {
-	await waitForListPoll(serviceRequests, { service: 'performance', path: '/sites', since });
+/**
+ * Waits until the trigger polled the site list after `since` (epoch ms). Its credential's token
+ * (the read-write one) also reads that list in the other files' workflows, the editor's pickers and
+ * their direct calls; files run one at a time, so only a read after this file started is the
+ * trigger's.
+ */
+async function waitForTriggerPoll(since: number): Promise<void> {
+	await waitForListPoll(serviceRequests, {
+		service: 'performance',
+		path: '/sites',
+		token: e2e().sandbox.tokens.readWrite,
+		since: Math.max(since, fileStartedAt),
+	});
 }
 
 beforeAll(async () => {
+	fileStartedAt = Date.now();
 	client = ownerClient();
 	// Other e2e files reoptimize seeded sites (their statuses change too): this test watches a site
-	// of its own, added by the global setup. A poll listing it emits nothing and gives the trigger
-	// its status; it has usually happened while the other files ran.
+	// of its own, added by the global setup before this file started. The trigger's next poll lists
+	// it (at the latest) and only remembers its status.
 	site = e2e().watchedSite;
-	await waitForSitesPoll(e2e().watchedSite.addedAt);
+	await waitForTriggerPoll(fileStartedAt);
 	await delay(SETTLE_MS);
 });
 
@@ -73,10 +90,9 @@ describe('the published Performance Service Poll Trigger (example: site health a
 
 	it('emits the change once: a later poll starts nothing', async () => {
 		const before = await executionsFor(site.id);
-		const lastStopped = Math.max(
-			...before.map((execution) => Date.parse(execution.stoppedAt ?? execution.startedAt)),
-		);
-		await waitForSitesPoll(lastStopped);
+		// The change's execution (the test above): a later poll is one after it stopped.
+		expect(before).toHaveLength(1);
+		await waitForTriggerPoll(lastStopped(before));
 		await delay(SETTLE_MS);
 		const after = await executionsFor(site.id);
 		expect(after.map((execution) => execution.id)).toEqual(before.map((execution) => execution.id));

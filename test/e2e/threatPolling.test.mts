@@ -1,7 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import type { ExecutionDetail, N8nClient } from '../support/n8n/client.mts';
-import { SETTLE_MS, TWO_POLLS_MS, waitForListPoll } from '../support/n8n/listPolls.mts';
+import {
+	lastStopped,
+	SETTLE_MS,
+	TWO_POLLS_MS,
+	waitForListPoll,
+} from '../support/n8n/listPolls.mts';
 import { delay, waitFor } from '../support/n8n/processes.mts';
 import { e2e, ownerClient } from './context.mts';
 import { executionDetails, nodeOutput } from './executions.mts';
@@ -26,8 +31,21 @@ function emittedThreatIds(executions: ExecutionDetail[]): unknown[] {
 	);
 }
 
+/** Waits until the trigger polled the threat list after `since` (epoch ms): nothing else reads it. */
+async function waitForTriggerPoll(since: number): Promise<void> {
+	await waitForListPoll(serviceRequests, {
+		service: 'security',
+		path: '/threats',
+		token: e2e().sandbox.securityKey,
+		since,
+	});
+}
+
 beforeAll(async () => {
 	client = ownerClient();
+	// After a poll that saw the threats present at publishing (usually while the other files ran).
+	await waitForTriggerPoll(e2e().publishedAt);
+	await delay(SETTLE_MS);
 	executionsAtStart = (await client.executions(e2e().workflowIds.threatTriage)).length;
 	const [first, second, third] = (await securitySites()).map((site) => site.id);
 	threats = [
@@ -82,14 +100,9 @@ describe('the published Security Service Trigger (example: threat triage)', () =
 
 	it('emits each new threat once: a later poll starts nothing', async () => {
 		const before = await triageExecutions();
-		const lastStopped = Math.max(
-			...before.map((execution) => Date.parse(execution.stoppedAt ?? execution.startedAt)),
-		);
-		await waitForListPoll(serviceRequests, {
-			service: 'security',
-			path: '/threats',
-			since: lastStopped,
-		});
+		// The new threats' executions (the test above): a later poll is one after the last stopped.
+		expect(emittedThreatIds(before).sort()).toEqual(threats.map((threat) => threat.id).sort());
+		await waitForTriggerPoll(lastStopped(before));
 		await delay(SETTLE_MS);
 		const after = await triageExecutions();
 		expect(after.map((execution) => execution.id)).toEqual(before.map((execution) => execution.id));

@@ -6,7 +6,7 @@ import { requestsTo, withSandbox } from '../support/harness/sandbox.mts';
 
 /**
  * In n8n every `getCredentials` loads the credential from the database and decrypts it (about
- * 2 ms each in n8n 2.41, see the README's benchmarks): the nodes read it once per execution and
+ * 2 ms each in n8n 2.41, see docs/benchmarks.md): the nodes read it once per execution and
  * hand it to n8n's authentication helper, instead of once or twice per request.
  */
 const sandbox = withSandbox();

@@ -4,7 +4,6 @@ import type { AddressInfo } from 'node:net';
 import type { INodeParameters } from 'n8n-workflow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { forgetPacers } from '../../nodes/shared/pacing/pacers.ts';
 import { byId, runNode, type NodeError, type RunNodeOptions } from '../support/harness/runNode.mts';
 import { closedPort, withSandbox } from '../support/harness/sandbox.mts';
 
@@ -196,8 +195,7 @@ describe('Performance Service: rate limits', () => {
 
 	it("a request the credential's pace holds back: the window frees later than the node waits", async () => {
 		// Half speed: the token's minute lasts two real minutes; two requests spend it. The pace
-		// starts from nothing, as in a fresh n8n process.
-		forgetPacers();
+		// starts from nothing, as in a fresh n8n process (withSandbox forgets every pacer).
 		sandbox.setOptions({ timeScale: 0.5, limits: { requestsPerMinute: 2 } });
 		const error = await performanceError(health, { items: [{ n: 1 }, { n: 2 }, { n: 3 }] });
 		expect(error.message).toMatch(

@@ -1,7 +1,7 @@
 import type { INode, INodeParameters } from 'n8n-workflow';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 
-import { forgetPacers, planClock } from '../../nodes/shared/pacing/pacers.ts';
+import { scaleSecurityPlanMinute } from '../support/harness/pacers.mts';
 import { byId, reasonOf, runNode } from '../support/harness/runNode.mts';
 import {
 	chain,
@@ -18,13 +18,8 @@ import type { RecordedRequest } from '../support/sandbox/index.mts';
 const TIME_SCALE = 60;
 const sandbox = withSandbox({ timeScale: TIME_SCALE });
 
-beforeAll(() => {
-	planClock.minuteMs = 60_000 / TIME_SCALE;
-});
-afterAll(() => {
-	planClock.minuteMs = 60_000;
-});
-beforeEach(() => forgetPacers());
+// After the sandbox's reset, which forgets every pacer: the plan's minute runs at the sandbox's pace.
+beforeEach(() => scaleSecurityPlanMinute(sandbox, 60_000 / TIME_SCALE));
 
 const health: INodeParameters = { resource: 'system', operation: 'getHealth' };
 const items = (count: number) => Array.from({ length: count }, (_, n) => ({ n }));

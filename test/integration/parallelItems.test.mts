@@ -1,13 +1,11 @@
 import type { INodeParameters } from 'n8n-workflow';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import { forgetPacers } from '../../nodes/shared/pacing/pacers.ts';
 import { byId, reasonOf, runNode, type RunNodeOptions } from '../support/harness/runNode.mts';
 import { requestsTo, withSandbox } from '../support/harness/sandbox.mts';
 
 const SLOW_MS = 1500;
 const sandbox = withSandbox();
-beforeEach(() => forgetPacers());
 
 const siteGet = (extra: INodeParameters = {}): INodeParameters => ({
 	resource: 'site',

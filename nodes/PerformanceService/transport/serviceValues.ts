@@ -1,8 +1,4 @@
-/**
- * What the performance service's API defines: token scopes, published limits, webhook event
- * types. Kept free of imports so that the sandbox (test/support/sandbox, run by Node's type stripping)
- * imports the same values as the nodes.
- */
+/** What the performance service's API defines: token scopes, published limits, webhook event types. */
 
 /** The scopes a performance token can be created with. */
 export const PERFORMANCE_SCOPES = {

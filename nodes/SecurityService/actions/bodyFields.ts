@@ -27,15 +27,8 @@ export function additionalFieldsProperty(
 /** The "Additional Fields (JSON)" object; anything but an object is refused with a fix hint. */
 export function readAdditionalFields(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	const raw = ctx.getNodeParameter('additionalFields', itemIndex, '{}') as unknown;
-	let value: unknown = raw;
-	if (typeof raw === 'string') {
-		if (raw.trim() === '') return {};
-		try {
-			value = jsonParse(raw);
-		} catch {
-			value = undefined;
-		}
-	}
+	if (typeof raw === 'string' && raw.trim() === '') return {};
+	const value = typeof raw === 'string' ? jsonParse<unknown>(raw, { fallbackValue: null }) : raw;
 	if (!isRecord(value)) {
 		throw new NodeOperationError(ctx.getNode(), 'Additional Fields (JSON) must be a JSON object', {
 			itemIndex,

@@ -1,5 +1,6 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
+import type { OperationHandler } from '../../shared/actions/router';
 import { getManyProperties, readGetMany } from '../../shared/parameters/returnAllAndLimit';
 import {
 	queryParametersProperty,
@@ -7,34 +8,24 @@ import {
 } from '../../shared/parameters/queryParameters';
 import { securityList } from '../transport';
 
-/** One list endpoint of the service, read by a resource's "Get Many" operation. */
-export interface ListEndpoint {
-	resource: string;
-	/** Path below the base URL, e.g. `/threats`. */
-	path: string;
-	/** Plural name, the key a wrapped list is most likely under. */
-	plural: string;
-}
-
-/** Return All, Limit and Query Parameters of a resource's "Get Many" operation. */
-export function listEndpointProperties(endpoint: ListEndpoint): INodeProperties[] {
-	return [
-		...getManyProperties(endpoint.resource),
-		queryParametersProperty({ show: { resource: [endpoint.resource], operation: ['getAll'] } }),
-	];
-}
-
-/** Reads the list in whatever shape it comes and returns one record per output item. */
-export async function readListEndpoint(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	endpoint: ListEndpoint,
-): Promise<IDataObject[]> {
-	const { returnAll, limit } = readGetMany(ctx, itemIndex);
-	const qs = readQueryParameters(ctx.getNodeParameter('queryParameters', itemIndex, {}));
-	return await securityList(
-		ctx,
-		{ method: 'GET', path: endpoint.path, qs, itemIndex },
-		{ plural: endpoint.plural, returnAll, limit },
-	);
+/**
+ * A resource's "Get Many" (`getAll`): Return All, Limit and Query Parameters over
+ * `GET /<plural>`, read in whatever shape it comes, one record per output item.
+ */
+export function getManyOperation(
+	resource: string,
+	plural: string,
+): { description: INodeProperties[]; execute: OperationHandler } {
+	return {
+		description: [
+			...getManyProperties(resource),
+			queryParametersProperty({ show: { resource: [resource], operation: ['getAll'] } }),
+		],
+		async execute(itemIndex) {
+			const { returnAll, limit } = readGetMany(this, itemIndex);
+			const qs = readQueryParameters(this.getNodeParameter('queryParameters', itemIndex, {}));
+			const request = { method: 'GET' as const, path: `/${plural}`, qs, itemIndex };
+			return await securityList(this, request, { plural, returnAll, limit });
+		},
+	};
 }

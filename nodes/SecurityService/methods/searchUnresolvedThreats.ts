@@ -7,7 +7,7 @@ import { securityListPage } from '../transport';
 const CLOSED_STATES = ['resolved', 'closed', 'fixed', 'dismissed', 'ignored'];
 
 /** Unresolved unless its status says otherwise, it is flagged resolved, or it has a resolution time. */
-export function isUnresolved(threat: IDataObject): boolean {
+function isUnresolved(threat: IDataObject): boolean {
 	const status = textOf(threat.status)?.toLowerCase();
 	if (status !== undefined && CLOSED_STATES.includes(status)) return false;
 	if (threat.resolved === true) return false;

@@ -2,16 +2,14 @@ import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import { serviceTransport } from '../../shared/http/serviceTransport';
 import type { ServiceProfile } from '../../shared/http/serviceTypes';
-import { perMinute } from '../../shared/pacing/pacers';
-import type { PlanRate } from '../../shared/pacing/requestPacer';
 import { DEFAULT_SECURITY_PLAN, SECURITY_PLAN_LIMITS, SECURITY_PLANS } from './planLimits';
 
-/** The rate of the credential's plan; a missing or unknown plan counts as Standard, the strictest. */
-export function securityPlanRate(
+/** The requests per minute of the credential's plan; a missing or unknown plan counts as Standard, the strictest. */
+export function securityPlanPerMinute(
 	credentials: ICredentialDataDecryptedObject,
-): PlanRate | undefined {
+): number | undefined {
 	const plan = SECURITY_PLANS.find((name) => name === credentials.plan) ?? DEFAULT_SECURITY_PLAN;
-	return perMinute(SECURITY_PLAN_LIMITS[plan]);
+	return SECURITY_PLAN_LIMITS[plan];
 }
 
 export const SECURITY_SERVICE: ServiceProfile = {
@@ -20,14 +18,13 @@ export const SECURITY_SERVICE: ServiceProfile = {
 	credentialName: 'Security Service API',
 	secretName: 'API key',
 	secretField: 'apiKey',
-	planRate: securityPlanRate,
+	planPerMinute: securityPlanPerMinute,
+	// The service does not say whether the plan limits count per key or per tenant.
+	rateLimitsText: `${SECURITY_PLAN_LIMITS.standard} requests per minute on the Standard plan, ${SECURITY_PLAN_LIMITS.agency} on Agency, unlimited on Enterprise`,
 };
-
-/** The plan limits in words, for the message of a 429; the service does not say whether they count per key or per tenant. */
-export const SECURITY_RATE_LIMITS_TEXT = `${SECURITY_PLAN_LIMITS.standard} requests per minute on the Standard plan, ${SECURITY_PLAN_LIMITS.agency} on Agency, unlimited on Enterprise`;
 
 export const {
 	request: securityRequest,
 	list: securityList,
 	listPage: securityListPage,
-} = serviceTransport(SECURITY_SERVICE, SECURITY_RATE_LIMITS_TEXT);
+} = serviceTransport(SECURITY_SERVICE);

@@ -1,7 +1,4 @@
-/**
- * What the security service's API defines. Kept free of imports so that the sandbox
- * (test/support/sandbox, run by Node's type stripping) imports the same values as the nodes.
- */
+/** The security service's plans and their published limits. */
 
 /** Requests per minute of each plan; `undefined`: unlimited. */
 export const SECURITY_PLAN_LIMITS = {

@@ -4,7 +4,7 @@ import type { INodeProperties } from 'n8n-workflow';
 export const DEFAULT_PARALLEL_REQUESTS = 100;
 export const MAX_PARALLEL_REQUESTS = 500;
 
-export type ItemOutcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
+type ItemOutcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
 
 /**
  * Runs `task` for items 0 … count-1 with at most `parallel` running at once, started in item

@@ -18,28 +18,21 @@ export function joinUrl(baseUrl: string, path: string): string {
 	return `${trimBaseUrl(baseUrl)}/${path.replace(/^\/+/, '')}`;
 }
 
-const credentialReads = new WeakMap<
-	ServiceContext,
-	Map<string, Promise<ICredentialDataDecryptedObject>>
->();
+const credentialReads = new WeakMap<ServiceContext, Promise<ICredentialDataDecryptedObject>>();
 
 /**
  * The credential, read once per n8n context (one node run, one list search, one poll) and not
- * on every request: in n8n each read loads and decrypts it from the database.
+ * on every request: in n8n each read loads and decrypts it from the database. Each node has one
+ * credential, the profile's.
  */
 export async function readCredentials(
 	ctx: ServiceContext,
 	profile: ServiceProfile,
 ): Promise<ICredentialDataDecryptedObject> {
-	let byCredential = credentialReads.get(ctx);
-	if (!byCredential) {
-		byCredential = new Map();
-		credentialReads.set(ctx, byCredential);
-	}
-	let credentials = byCredential.get(profile.credentialType);
+	let credentials = credentialReads.get(ctx);
 	if (!credentials) {
 		credentials = ctx.getCredentials(profile.credentialType);
-		byCredential.set(profile.credentialType, credentials);
+		credentialReads.set(ctx, credentials);
 	}
 	return await credentials;
 }
@@ -58,11 +51,10 @@ export interface RefusedUrl {
 	reason: string;
 }
 
-export type FollowedUrl =
-	| { url: string; refused?: undefined }
-	| { url?: undefined; refused: RefusedUrl };
+type FollowedUrl = { url: string; refused?: undefined } | { url?: undefined; refused: RefusedUrl };
 
-function parseUrl(value: string, base?: string): URL | undefined {
+/** The URL, read against `base` when given; undefined when it is not one. */
+export function parseUrl(value: string, base?: string): URL | undefined {
 	try {
 		return new URL(value, base);
 	} catch {
@@ -91,34 +83,23 @@ function hidesDotSegments(pathname: string): boolean {
  * read against the base URL. Returns the normalised URL to send, or why it is refused.
  */
 export function checkFollowedUrl(link: string, baseUrl: string): FollowedUrl {
+	const refuse = (shownUrl: string, reason: string): FollowedUrl => ({
+		refused: { shownUrl, reason },
+	});
 	const base = parseUrl(trimBaseUrl(baseUrl));
-	if (!base || !/^https?:$/.test(base.protocol)) {
-		return {
-			refused: {
-				shownUrl: link.slice(0, 100),
-				reason: 'the credential has no valid http(s) base URL',
-			},
-		};
-	}
+	if (!base || !/^https?:$/.test(base.protocol))
+		return refuse(link.slice(0, 100), 'the credential has no valid http(s) base URL');
 	const url = parseUrl(link, `${trimBaseUrl(base.href)}/`);
-	if (!url) return { refused: { shownUrl: link.slice(0, 100), reason: 'it is not a valid URL' } };
+	if (!url) return refuse(link.slice(0, 100), 'it is not a valid URL');
 	const origin = `${url.protocol}//${url.host}`;
-	if (url.protocol !== base.protocol || url.host !== base.host) {
-		return { refused: { shownUrl: origin, reason: 'it is on another scheme, host or port' } };
-	}
-	if (url.username !== '' || url.password !== '') {
-		return { refused: { shownUrl: origin, reason: 'it carries a user name or password' } };
-	}
+	if (url.protocol !== base.protocol || url.host !== base.host)
+		return refuse(origin, 'it is on another scheme, host or port');
+	if (url.username !== '' || url.password !== '')
+		return refuse(origin, 'it carries a user name or password');
 	const basePath = base.pathname.replace(/\/+$/, '');
 	const belowBase = url.pathname === basePath || url.pathname.startsWith(`${basePath}/`);
-	if (!belowBase || hidesDotSegments(url.pathname)) {
-		return {
-			refused: {
-				shownUrl: `${origin}${url.pathname}`,
-				reason: `its path is not below ${basePath || '/'}`,
-			},
-		};
-	}
+	if (!belowBase || hidesDotSegments(url.pathname))
+		return refuse(`${origin}${url.pathname}`, `its path is not below ${basePath || '/'}`);
 	url.hash = '';
 	return { url: url.href };
 }

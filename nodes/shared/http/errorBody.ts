@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { isRecord, nonBlankString } from '../lists/recordFields';
 
-export interface ServiceErrorDetails {
+interface ServiceErrorDetails {
 	code?: string;
 	message?: string;
 	/** Other fields of the error object, e.g. `required_scope`. */

@@ -26,11 +26,11 @@ function tooLongToWait(maxWaitMs: number, instead: string): string {
 function rateLimitFailure(
 	message: string,
 	parts: string[],
+	profile: ServiceProfile,
 	request: ServiceRequest,
 ): FailureDescription {
-	const limits = request.rateLimitsText
-		? [`Limits that apply here: ${request.rateLimitsText}.`]
-		: [];
+	const limitsText = request.rateLimitsText ?? profile.rateLimitsText;
+	const limits = limitsText ? [`Limits that apply here: ${limitsText}.`] : [];
 	return {
 		httpCode: '429',
 		message,
@@ -67,7 +67,7 @@ export function describeRateLimit(
 	) {
 		parts.push(tooLongToWait(handling.maxWaitMs, 'did not retry'));
 	}
-	return rateLimitFailure(`Rate limit reached [${code}]${which}${resets}`, parts, request);
+	return rateLimitFailure(`Rate limit reached [${code}]${which}${resets}`, parts, profile, request);
 }
 
 /** A request the credential's pace held back, because its window frees later than the node waits: nothing was sent. */
@@ -84,6 +84,7 @@ export function describeHeldBack(
 			describeResetTime({ resetAt: heldUntil }, now),
 			tooLongToWait(maxWaitMs, 'did not send the request'),
 		],
+		profile,
 		request,
 	);
 }

@@ -1,6 +1,6 @@
 import { NodeApiError, type IN8nHttpFullResponse, type INode, type JsonObject } from 'n8n-workflow';
 
-import type { RefusedUrl } from './baseUrl';
+import { parseUrl, type RefusedUrl } from './baseUrl';
 import { readErrorBody } from './errorBody';
 import type { RateLimitInfo } from './rateLimitHeaders';
 import { describeRateLimit, type RateLimitHandling } from './rateLimitMessages';
@@ -24,13 +24,9 @@ function codeFor(status: number, reportedCode: string | undefined): string {
 	return CODE_BY_STATUS[status] ?? (status >= 500 ? 'internal_error' : `http_${status}`);
 }
 
+/** The path of a URL (the URL itself when it is not one), for messages. */
 function pathOf(url: string | undefined): string {
-	if (!url) return '';
-	try {
-		return new URL(url).pathname;
-	} catch {
-		return url;
-	}
+	return parseUrl(url ?? '')?.pathname ?? url ?? '';
 }
 
 export function describeFailure(
@@ -45,69 +41,66 @@ export function describeFailure(
 	const reported = readErrorBody(body);
 	const code = codeFor(status, reported.code);
 	const said = reported.message ? `: ${reported.message}` : '';
-	const httpCode = String(status);
-	const requiredScope =
-		typeof reported.fields.required_scope === 'string'
-			? reported.fields.required_scope
-			: request.scope;
+	const { serviceName, credentialName } = profile;
+	const secret = profile.secretName ?? 'token';
+	const fail = (message: string, description: string): FailureDescription => ({
+		httpCode: String(status),
+		message,
+		description,
+	});
 
 	if (code === 'auth_required') {
-		return {
-			httpCode,
-			message: `The ${profile.serviceName} received no credentials [${code}]`,
-			description: `Open the "${profile.credentialName}" credential and enter the ${profile.secretName ?? 'token'}, then run again.`,
-		};
+		return fail(
+			`The ${serviceName} received no credentials [${code}]`,
+			`Open the "${credentialName}" credential and enter the ${secret}, then run again.`,
+		);
 	}
 	if (status === 401 || code === 'auth_invalid') {
-		return {
-			httpCode,
-			message: `The ${profile.serviceName} rejected the ${profile.secretName ?? 'token'} [${code}]${said}`,
-			description: `Check the ${profile.secretName ?? 'token'} in the "${profile.credentialName}" credential: it may be mistyped, revoked or rotated.`,
-		};
+		return fail(
+			`The ${serviceName} rejected the ${secret} [${code}]${said}`,
+			`Check the ${secret} in the "${credentialName}" credential: it may be mistyped, revoked or rotated.`,
+		);
 	}
 	if (status === 403) {
-		const scopeHint = requiredScope
-			? `The token needs the scope "${requiredScope}". Create a token with that scope and put it in the "${profile.credentialName}" credential.`
-			: `The token is not allowed to do this. Use a token with the needed permissions in the "${profile.credentialName}" credential.`;
-		return {
-			httpCode,
-			message: `The token lacks permission${requiredScope ? ` (${requiredScope})` : ''} [${code}]${said}`,
-			description: scopeHint,
-		};
+		const { required_scope: required } = reported.fields;
+		const scope = typeof required === 'string' ? required : request.scope;
+		return fail(
+			`The token lacks permission${scope ? ` (${scope})` : ''} [${code}]${said}`,
+			scope
+				? `The token needs the scope "${scope}". Create a token with that scope and put it in the "${credentialName}" credential.`
+				: `The token is not allowed to do this. Use a token with the needed permissions in the "${credentialName}" credential.`,
+		);
+	}
+	if (status === 404 && request.addressedRecord) {
+		return fail(
+			`The ${request.addressedRecord} was not found [${code}]`,
+			'Check the ID, or pick it from the list; the record may have been deleted.',
+		);
 	}
 	if (status === 404) {
-		return {
-			httpCode,
-			message: request.addressedRecord
-				? `The ${request.addressedRecord} was not found [${code}]`
-				: `Nothing exists at ${pathOf(request.url) || request.path} [${code}]${said}`,
-			description: request.addressedRecord
-				? `Check the ID, or pick it from the list; the record may have been deleted.`
-				: `Check the base URL in the "${profile.credentialName}" credential, including its version segment (e.g. /v1).`,
-		};
+		return fail(
+			`Nothing exists at ${pathOf(request.url) || request.path} [${code}]${said}`,
+			`Check the base URL in the "${credentialName}" credential, including its version segment (e.g. /v1).`,
+		);
 	}
 	if (status === 409) {
-		return {
-			httpCode,
-			message: `The ${profile.serviceName} refused a conflicting change [${code}]${said}`,
-			description:
-				'A record with the same unique value (for example the same hostname) exists already, or the record is not in a state that allows this. Change the input or update the existing record.',
-		};
+		return fail(
+			`The ${serviceName} refused a conflicting change [${code}]${said}`,
+			'A record with the same unique value (for example the same hostname) exists already, or the record is not in a state that allows this. Change the input or update the existing record.',
+		);
 	}
 	if (status === 429)
 		return describeRateLimit(profile, code, said, rateLimit, request, handling, now);
 	if (status >= 500) {
-		return {
-			httpCode,
-			message: `The ${profile.serviceName} failed [${code}, HTTP ${status}]${said}`,
-			description: `This is a fault on the service side; try again later. ${NOT_RETRIED}`,
-		};
+		return fail(
+			`The ${serviceName} failed [${code}, HTTP ${status}]${said}`,
+			`This is a fault on the service side; try again later. ${NOT_RETRIED}`,
+		);
 	}
-	return {
-		httpCode,
-		message: `The ${profile.serviceName} refused the request [${code}, HTTP ${status}]${said}`,
-		description: 'Check the values sent by this node; the message above is what the service said.',
-	};
+	return fail(
+		`The ${serviceName} refused the request [${code}, HTTP ${status}]${said}`,
+		'Check the values sent by this node; the message above is what the service said.',
+	);
 }
 
 function errorCode(error: unknown): string | undefined {
@@ -126,12 +119,8 @@ export function describeUnreachable(
 	error: unknown,
 ): FailureDescription {
 	const code = errorCode(error) ?? 'ECONNRESET';
-	let origin = url;
-	try {
-		origin = new URL(url).origin;
-	} catch {
-		// keep the raw value: it is what the credential holds
-	}
+	// Not a URL: the raw value, as the credential holds it.
+	const origin = parseUrl(url)?.origin ?? url;
 	const checkUrl = `Check the base URL in the "${profile.credentialName}" credential (${origin}) and that n8n can reach the service.`;
 	const reasons: Record<string, string> = {
 		ENOTFOUND: `The host of ${origin} could not be found`,

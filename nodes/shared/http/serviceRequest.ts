@@ -3,10 +3,11 @@ import {
 	type IAdditionalCredentialOptions,
 	type IHttpRequestOptions,
 	type IN8nHttpFullResponse,
+	type JsonObject,
 } from 'n8n-workflow';
 
 import { checkFollowedUrl, joinUrl, readBaseUrl, readCredentials } from './baseUrl';
-import { readPacer } from '../pacing/credentialPacer';
+import { readPacer } from '../pacing/pacers';
 import { readRateLimit, waitForResetMs } from './rateLimitHeaders';
 import { describeHeldBack } from './rateLimitMessages';
 import {
@@ -17,6 +18,7 @@ import {
 	serviceError,
 } from './serviceErrors';
 import type {
+	FailureDescription,
 	ServiceContext,
 	ServiceProfile,
 	ServiceRequest,
@@ -24,8 +26,8 @@ import type {
 } from './serviceTypes';
 
 /** A 429 whose reset is at most this far away is waited for; a later one fails at once. */
-export const NEAR_RESET_MS = 65_000;
-export const MAX_RATE_LIMIT_RETRIES = 3;
+const NEAR_RESET_MS = 65_000;
+const MAX_RATE_LIMIT_RETRIES = 3;
 const REQUEST_TIMEOUT_MS = 60_000;
 const RESET_MARGIN_MS = 250;
 
@@ -43,6 +45,16 @@ async function waitUnlessCancelled(ctx: ServiceContext, ms: number): Promise<voi
 	}
 }
 
+/** Fails the request's item with `failure`. */
+function fail(
+	ctx: ServiceContext,
+	request: ServiceRequest,
+	errorResponse: JsonObject,
+	failure: FailureDescription,
+): never {
+	throw serviceError(ctx.getNode(), errorResponse, failure, request.itemIndex);
+}
+
 /**
  * The URL to send: the path below the base URL, or a followed URL when the origin rule allows
  * it. A refused URL fails here, before anything is sent.
@@ -55,22 +67,15 @@ async function targetUrl(
 	const baseUrl = await readBaseUrl(ctx, profile);
 	if (request.url === undefined) return joinUrl(baseUrl, request.path);
 	const followed = checkFollowedUrl(request.url, baseUrl);
-	if (followed.refused) {
-		const failure = describeRefusedUrl(profile, followed.refused, baseUrl);
-		throw serviceError(
-			ctx.getNode(),
-			{ code: failure.httpCode, url: followed.refused.shownUrl },
-			failure,
-			request.itemIndex,
-		);
-	}
-	return followed.url;
+	if (followed.url !== undefined) return followed.url;
+	const failure = describeRefusedUrl(profile, followed.refused, baseUrl);
+	return fail(ctx, request, { code: failure.httpCode, url: followed.refused.shownUrl }, failure);
 }
 
 /**
  * The credential read once for this context, handed to n8n's authentication helper so that it
  * does not read it again for every request (in n8n each read loads and decrypts it from the
- * database: about 2 ms, see the README's benchmarks).
+ * database: about 1.8 ms, see docs/benchmarks.md).
  */
 async function credentialOfContext(
 	ctx: ServiceContext,
@@ -111,12 +116,7 @@ async function send(
 				: error instanceof Error
 					? error.message
 					: String(error);
-		throw serviceError(
-			ctx.getNode(),
-			{ code: failure.httpCode, message: raw },
-			failure,
-			request.itemIndex,
-		);
+		return fail(ctx, request, { code: failure.httpCode, message: raw }, failure);
 	}
 }
 
@@ -131,11 +131,11 @@ function parseBody(
 	try {
 		return JSON.parse(text);
 	} catch {
-		throw serviceError(
-			ctx.getNode(),
+		return fail(
+			ctx,
+			request,
 			{ body: text.slice(0, 500) },
 			describeUnreadable(profile, response, request),
-			request.itemIndex,
 		);
 	}
 }
@@ -173,7 +173,7 @@ export async function requestService(
 		const admission = await pacer.admit(NEAR_RESET_MS, cancellation(ctx));
 		if (!admission.admitted) {
 			const failure = describeHeldBack(profile, admission.heldUntil, requestAtUrl, NEAR_RESET_MS);
-			throw serviceError(ctx.getNode(), { status: 429 }, failure, request.itemIndex);
+			fail(ctx, request, { status: 429 }, failure);
 		}
 		// A request that got no answer still leaves its place in flight; the answer's headers teach the pace.
 		const response = await send(ctx, profile, options, request).catch(async (error: unknown) => {
@@ -194,19 +194,12 @@ export async function requestService(
 			const body = typeof response.body === 'string' ? response.body : '';
 			const handling = { retries, maxWaitMs: NEAR_RESET_MS };
 			const failure = describeFailure(profile, status, body, rateLimit, requestAtUrl, handling);
-			throw serviceError(
-				ctx.getNode(),
-				{ status, body: body.slice(0, 2000) },
-				failure,
-				request.itemIndex,
-			);
+			fail(ctx, request, { status, body: body.slice(0, 2000) }, failure);
 		}
 		return {
 			url: options.url,
 			body: parseBody(ctx, profile, response, requestAtUrl),
 			headers: response.headers,
-			statusCode: status,
-			rateLimit,
 		};
 	}
 }

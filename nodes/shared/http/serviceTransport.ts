@@ -19,17 +19,11 @@ export interface ServiceTransport {
 	listPage(ctx: ServiceContext, request: ServiceRequest, plural: string): Promise<ListPageResult>;
 }
 
-/** The transport of one service: its profile, and its rate limits in words for the message of a 429. */
-export function serviceTransport(
-	profile: ServiceProfile,
-	rateLimitsText: string,
-): ServiceTransport {
-	const withLimits = (request: ServiceRequest): ServiceRequest => ({ rateLimitsText, ...request });
+/** The transport of one service. */
+export function serviceTransport(profile: ServiceProfile): ServiceTransport {
 	return {
-		request: async (ctx, request) => (await requestService(ctx, profile, withLimits(request))).body,
-		list: async (ctx, request, options) =>
-			await fetchList(ctx, profile, withLimits(request), options),
-		listPage: async (ctx, request, plural) =>
-			await fetchListPage(ctx, profile, withLimits(request), plural),
+		request: async (ctx, request) => (await requestService(ctx, profile, request)).body,
+		list: async (ctx, request, options) => await fetchList(ctx, profile, request, options),
+		listPage: async (ctx, request, plural) => await fetchListPage(ctx, profile, request, plural),
 	};
 }

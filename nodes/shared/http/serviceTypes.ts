@@ -8,9 +8,6 @@ import type {
 	IPollFunctions,
 } from 'n8n-workflow';
 
-import type { PlanRate } from '../pacing/requestPacer';
-import type { RateLimitInfo } from './rateLimitHeaders';
-
 /** The n8n contexts that send requests: nodes, list searches, polling triggers and webhook hooks. */
 export type ServiceContext =
 	| IExecuteFunctions
@@ -29,8 +26,10 @@ export interface ServiceProfile {
 	secretName?: string;
 	/** The credential field holding the token or key: with type and base URL it names the credential's pace. */
 	secretField: string;
-	/** The fixed rate the credential keeps to while the service sends no rate-limit headers (a plan). */
-	planRate?: (credentials: ICredentialDataDecryptedObject) => PlanRate | undefined;
+	/** The plan's requests per minute the credential keeps to while the service sends no rate-limit headers. */
+	planPerMinute?: (credentials: ICredentialDataDecryptedObject) => number | undefined;
+	/** The service's rate limits in words, for the message of a 429. */
+	rateLimitsText?: string;
 }
 
 export interface ServiceRequest {
@@ -49,7 +48,7 @@ export interface ServiceRequest {
 	scope?: string;
 	/** The record the request addresses, e.g. `site "site_1"`: a 404 says this record was not found. */
 	addressedRecord?: string;
-	/** The rate limits this request counts against, in words, for the message of a 429. */
+	/** The rate limits this request counts against in words, when not the profile's. */
 	rateLimitsText?: string;
 	/**
 	 * The answer's rate-limit headers describe a limit of this request's own (the per-site
@@ -63,8 +62,6 @@ export interface ServiceResponse {
 	url: string;
 	body: unknown;
 	headers: IDataObject;
-	statusCode: number;
-	rateLimit: RateLimitInfo;
 }
 
 /** What a failure says: the message, the fix, and the code n8n shows as the HTTP code. */

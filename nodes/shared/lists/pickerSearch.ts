@@ -6,24 +6,18 @@ import {
 	type INodeListSearchResult,
 } from 'n8n-workflow';
 
-import type { ListPageResult } from './pagedRequests';
 import { textOf } from './recordFields';
-import type { ServiceContext, ServiceRequest } from '../http/serviceTypes';
+import type { ServiceTransport } from '../http/serviceTransport';
+import type { ServiceRequest } from '../http/serviceTypes';
 
 /** Stop reading pages once this many records matched; the rest loads when the list scrolls. */
 const ENOUGH_MATCHES = 50;
 /** Pages read per call at most, to stay well inside the services' rate limits while typing. */
-export const MAX_PAGES_PER_SEARCH = 5;
+const MAX_PAGES_PER_SEARCH = 5;
 
-/** A transport's list-page reader (`performanceListPage`, `securityListPage`). */
-export type ListPageReader = (
-	ctx: ServiceContext,
-	request: ServiceRequest,
-	plural: string,
-) => Promise<ListPageResult>;
-
-export interface LocatorList {
-	readPage: ListPageReader;
+interface LocatorList {
+	/** A transport's list-page reader (`performanceListPage`, `securityListPage`). */
+	readPage: ServiceTransport['listPage'];
 	/** Path below the base URL, e.g. `/threats`. */
 	path: string;
 	/** Plural name, the key a wrapped list is most likely under. */
@@ -39,15 +33,11 @@ export interface LocatorList {
 	sortByLabel?: boolean;
 }
 
-export type LocatorListSearch = (
+type LocatorListSearch = (
 	this: ILoadOptionsFunctions,
 	filter?: string,
 	paginationToken?: string,
 ) => Promise<INodeListSearchResult>;
-
-interface PageToken {
-	url?: unknown;
-}
 
 /** The pagination token holds one URL: fold the next request's query into it. */
 function urlOf(request: ServiceRequest, pageUrl: string): string {
@@ -62,7 +52,7 @@ function urlOf(request: ServiceRequest, pageUrl: string): string {
  * followed link: a token naming another host is refused there, before the key is sent.
  */
 function readToken(ctx: ILoadOptionsFunctions, token: string): string {
-	const { url } = jsonParse<PageToken>(token, { fallbackValue: {} });
+	const { url } = jsonParse<{ url?: unknown }>(token, { fallbackValue: {} });
 	if (typeof url !== 'string' || url === '') {
 		throw new NodeOperationError(ctx.getNode(), 'The list could not be continued', {
 			description: 'Close the list and open it again.',

@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { isRecord } from './recordFields';
 
 /** Where the next page is, when the response says there is one. */
-export interface NextPage {
+interface NextPage {
 	/** Absolute or relative URL given by the service. */
 	url?: string;
 	/** Query parameters to add to the same request. */

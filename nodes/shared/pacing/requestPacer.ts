@@ -2,12 +2,6 @@ import { sleep } from 'n8n-workflow';
 
 import type { RateLimitInfo } from '../http/rateLimitHeaders';
 
-/** A fixed rate a credential keeps to when the service sends no rate-limit headers (a plan). */
-export interface PlanRate {
-	requests: number;
-	windowMs: number;
-}
-
 /** What came back for a request that held a permit. */
 export interface PacerAnswer {
 	status: number;
@@ -47,7 +41,9 @@ interface ServiceWindow {
  * until the reset it names.
  */
 export class RequestPacer {
-	#plan: PlanRate | undefined;
+	readonly #minuteMs: number;
+	/** The plan's requests per minute; undefined: no plan. */
+	#plan: number | undefined;
 	#inFlight = 0;
 	/** An answer has come back: a service without rate-limit headers is not paced by them. */
 	#answered = false;
@@ -58,12 +54,13 @@ export class RequestPacer {
 	#blockedUntil = 0;
 	#wakers = new Set<() => void>();
 
-	constructor(plan?: PlanRate) {
-		this.#plan = plan;
+	/** `minuteMs`: the length of the plan's minute, shorter only for a time-scaled simulation. */
+	constructor(minuteMs = 60_000) {
+		this.#minuteMs = minuteMs;
 	}
 
-	/** The plan may change when the credential is edited; headers still win over it. */
-	setPlan(plan: PlanRate | undefined): void {
+	/** The plan's requests per minute; rate-limit headers win over it. */
+	setPlan(plan: number | undefined): void {
 		this.#plan = plan;
 	}
 
@@ -73,8 +70,8 @@ export class RequestPacer {
 
 	/**
 	 * Waits until a request may be sent and counts it as in flight, or, when the wait would be
-	 * longer than `maxWaitMs`, returns when the window frees instead. `settle` must be called once
-	 * with the answer (or without, when none came).
+	 * longer than `maxWaitMs`, returns when the window frees instead. `settle` must be called
+	 * exactly once, with the answer (or without, when none came).
 	 */
 	async admit(maxWaitMs: number, isCancelled: () => boolean = () => false): Promise<Admission> {
 		for (;;) {
@@ -82,15 +79,7 @@ export class RequestPacer {
 			const delay = this.delayMs(now);
 			if (delay <= 0 || isCancelled()) {
 				this.#inFlight++;
-				let settled = false;
-				return {
-					admitted: true,
-					settle: (answer) => {
-						if (settled) return;
-						settled = true;
-						this.#settle(answer);
-					},
-				};
+				return { admitted: true, settle: (answer) => this.#settle(answer) };
 			}
 			if (delay !== UNTIL_ANSWER && delay > maxWaitMs)
 				return { admitted: false, heldUntil: new Date(now + delay) };
@@ -103,7 +92,7 @@ export class RequestPacer {
 		if (now < this.#blockedUntil) return this.#blockedUntil - now;
 		// Until the first answer it is unknown whether the service sends rate-limit headers.
 		if (!this.#answered) return this.#inFlight === 0 ? 0 : UNTIL_ANSWER;
-		if (this.#plan && !this.#headersSeen) return this.#planDelay(now, this.#plan);
+		if (this.#plan !== undefined && !this.#headersSeen) return this.#planDelay(now, this.#plan);
 		return this.#headerDelay(now);
 	}
 
@@ -116,10 +105,10 @@ export class RequestPacer {
 		return window.remaining + 1 - this.#inFlight > 0 ? 0 : UNTIL_ANSWER;
 	}
 
-	#planDelay(now: number, plan: PlanRate): number {
+	#planDelay(now: number, plan: number): number {
 		while (this.#planExpiries.length > 0 && this.#planExpiries[0] <= now)
 			this.#planExpiries.shift();
-		if (this.#planExpiries.length + this.#inFlight < plan.requests) return 0;
+		if (this.#planExpiries.length + this.#inFlight < plan) return 0;
 		return this.#planExpiries.length > 0 ? this.#planExpiries[0] - now : UNTIL_ANSWER;
 	}
 
@@ -127,10 +116,10 @@ export class RequestPacer {
 		const now = Date.now();
 		this.#inFlight--;
 		if (answer) this.#learn(answer);
-		if (this.#plan && !this.#headersSeen) this.#planExpiries.push(now + this.#plan.windowMs);
-		const wakers = [...this.#wakers];
-		this.#wakers.clear();
-		for (const wake of wakers) wake();
+		if (this.#plan !== undefined && !this.#headersSeen)
+			this.#planExpiries.push(now + this.#minuteMs);
+		// Each waker removes itself.
+		for (const wake of this.#wakers) wake();
 	}
 
 	#learn({ status, rateLimit, ownLimit }: PacerAnswer): void {

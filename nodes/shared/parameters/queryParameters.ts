@@ -44,12 +44,8 @@ export function readQueryParameters(value: unknown): IDataObject {
 		const key = typeof name === 'string' ? name.trim() : '';
 		if (key === '') continue;
 		const text = raw === undefined || raw === null ? '' : String(raw);
-		const existing = qs[key];
-		if (existing === undefined) qs[key] = text;
-		else
-			qs[key] = Array.isArray(existing)
-				? [...(existing as string[]), text]
-				: [existing as string, text];
+		const existing = qs[key] as string | string[] | undefined;
+		qs[key] = existing === undefined ? text : [existing, text].flat();
 	}
 	return qs;
 }

@@ -1,15 +1,5 @@
 import { NodeOperationError, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
-/** The whole numbers a Limit accepts; `max` only where the endpoint has one. */
-export interface LimitRange {
-	min: number;
-	max?: number;
-	default: number;
-}
-
-/** The Limit of a Get Many with Return All: any page size, cut client-side. */
-export const GET_MANY_LIMIT: LimitRange = { min: 1, default: 50 };
-
 /** "Return All" and "Limit" of a resource's Get Many operation (`getAll`), as in n8n's own nodes. */
 export function getManyProperties(resource: string): INodeProperties[] {
 	const show = { resource: [resource], operation: ['getAll'] };
@@ -34,27 +24,22 @@ export function getManyProperties(resource: string): INodeProperties[] {
 	];
 }
 
-/** The Limit as a whole number within `range`; anything else (e.g. from an expression) is refused. */
-export function readLimit(ctx: IExecuteFunctions, itemIndex: number, range: LimitRange): number {
-	const limit = ctx.getNodeParameter('limit', itemIndex, range.default) as number;
-	const inRange =
-		Number.isInteger(limit) &&
-		limit >= range.min &&
-		(range.max === undefined || limit <= range.max);
-	if (!inRange) {
-		const allowed =
-			range.max === undefined ? `of at least ${range.min}` : `from ${range.min} to ${range.max}`;
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`The limit must be a whole number ${allowed}, not ${limit}`,
-			{
-				itemIndex,
-				description:
-					'Enter a whole number in the Limit field, or check the expression that sets it.',
-			},
-		);
-	}
-	return limit;
+/**
+ * The Limit (default 50) as a whole number from 1, and up to `max` where the endpoint has one;
+ * anything else (e.g. from an expression) is refused.
+ */
+export function readLimit(ctx: IExecuteFunctions, itemIndex: number, max?: number): number {
+	const limit = ctx.getNodeParameter('limit', itemIndex, 50) as number;
+	if (Number.isInteger(limit) && limit >= 1 && (max === undefined || limit <= max)) return limit;
+	const allowed = max === undefined ? 'of at least 1' : `from 1 to ${max}`;
+	throw new NodeOperationError(
+		ctx.getNode(),
+		`The limit must be a whole number ${allowed}, not ${limit}`,
+		{
+			itemIndex,
+			description: 'Enter a whole number in the Limit field, or check the expression that sets it.',
+		},
+	);
 }
 
 /** Return All, or the validated Limit: what `performanceList` / `securityList` take besides the plural. */
@@ -63,5 +48,5 @@ export function readGetMany(
 	itemIndex: number,
 ): { returnAll: boolean; limit: number } {
 	const returnAll = ctx.getNodeParameter('returnAll', itemIndex, false) as boolean;
-	return { returnAll, limit: returnAll ? 0 : readLimit(ctx, itemIndex, GET_MANY_LIMIT) };
+	return { returnAll, limit: returnAll ? 0 : readLimit(ctx, itemIndex) };
 }

@@ -1,6 +1,5 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import { forgetPacers } from '../../../nodes/shared/pacing/pacers.ts';
 import { byId, reasonOf } from '../../support/harness/runNode.mts';
 import { callsTo, requestsTo } from '../../support/harness/sandbox.mts';
 import type { ResetFormat } from '../../support/sandbox/index.mts';
@@ -43,9 +42,6 @@ async function spendWindowElsewhere(requests: number): Promise<void> {
 		});
 	}
 }
-
-// Each test starts with a pace that knows nothing, as a fresh n8n process would.
-beforeEach(() => forgetPacers());
 
 describe('a 429 whose reset is near: the node waits for the reset and retries', () => {
 	for (const format of formats) {

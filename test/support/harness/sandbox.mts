@@ -2,7 +2,6 @@ import { createServer } from 'node:net';
 
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 
-import { forgetPacers } from '../../../nodes/shared/pacing/pacers.ts';
 import {
 	sandboxCredentials,
 	startSandbox,
@@ -10,6 +9,7 @@ import {
 	type Sandbox,
 	type SandboxOptions,
 } from '../sandbox/index.mts';
+import { forgetPacers } from './pacers.mts';
 
 /**
  * Starts one quiet sandbox before the tests of the calling file, resets it (seeds, options,

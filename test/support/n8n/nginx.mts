@@ -34,8 +34,8 @@ export interface Nginx {
 }
 
 /**
- * The README's set-up: each webhook path goes to one webhook process (`hash $request_uri
- * consistent`), and to another one when that process does not take connections.
+ * The set-up of docs/queue-mode.md: each webhook path goes to one webhook process
+ * (`hash $request_uri consistent`), and to another one when that process does not take connections.
  */
 function nginxConfig(folder: string, port: number, upstreamPorts: number[]): string {
 	const servers = upstreamPorts.map(

@@ -21,7 +21,7 @@ export interface QueueProcesses {
 }
 
 /**
- * As README "Compatibility" recommends. At n8n 2.41's default of 0, a finished job leaves Redis at
+ * As the README and docs/queue-mode.md recommend. At n8n 2.41's default of 0, a finished job leaves Redis at
  * once, and the process that enqueued it can miss its end: Bull's `Job.finished()` (bull 4.16,
  * OptimalBits/bull#2504) then never resolves, main keeps the execution in `ActiveExecutions` as
  * running, and `ExecutionService.findManyAndCount` leaves it out of the public API's list for as

@@ -8,7 +8,7 @@ import {
 	waitForExecutions,
 } from '../../e2e/executions.mts';
 import type { ExecutionDetail, N8nClient } from './client.mts';
-import { isListPoll, SETTLE_MS, TWO_POLLS_MS, waitForListPoll } from './listPolls.mts';
+import { isListPoll, lastStopped, SETTLE_MS, TWO_POLLS_MS, waitForListPoll } from './listPolls.mts';
 import type { PolledList } from './listPolls.mts';
 import { delay, waitFor } from './processes.mts';
 import {
@@ -106,16 +106,6 @@ export async function waitForEventExecution(
 	);
 }
 
-/** Waits until the sandbox in this process saw a poll of `service`'s list at `path` after `since`. */
-async function waitForPollIn(
-	sandbox: Sandbox,
-	service: PolledList['service'],
-	path: string,
-	since: number,
-): Promise<void> {
-	await waitForListPoll(() => sandbox.requests, { service, path, since });
-}
-
 export interface PollerResult {
 	/** Executions started by the first poll, which sees only threats that existed before publishing. */
 	executionsBeforeNewThreats: number;
@@ -137,7 +127,9 @@ export async function runPollerOnce(
 	workflowId: string,
 	publishedAt: number,
 ): Promise<PollerResult> {
-	await waitForPollIn(sandbox, 'security', '/threats', publishedAt);
+	// Only the poller reads the threat list, with the sandbox's one key.
+	const threatList = { service: 'security' as const, path: '/threats', token: sandbox.securityKey };
+	await waitForListPoll(() => sandbox.requests, { ...threatList, since: publishedAt });
 	await delay(SETTLE_MS);
 	const executionsBeforeNewThreats = (await client.executions(workflowId)).length;
 	const addedAt = Date.now();
@@ -160,15 +152,11 @@ export async function runPollerOnce(
 		{
 			workflowId,
 			about: `new threats ${newThreatIds.join(', ')}`,
-			service: 'security',
-			path: '/threats',
+			...threatList,
 			since: addedAt,
 		},
 	);
-	const lastStopped = Math.max(
-		...executions.map((execution) => Date.parse(execution.stoppedAt ?? execution.startedAt)),
-	);
-	await waitForPollIn(sandbox, 'security', '/threats', lastStopped);
+	await waitForListPoll(() => sandbox.requests, { ...threatList, since: lastStopped(executions) });
 	await delay(SETTLE_MS);
 	await waitForExecutions(client, workflowId, executions.length);
 	const after = await allExecutions(client, workflowId);
@@ -254,17 +242,20 @@ export interface StatusPollerResult {
 }
 
 /**
- * With a published siteStatusChanged poller: adds a HEALTHY site, waits for a poll that lists it
- * (which only remembers its status), turns it DEGRADED, waits until the poller has emitted the
- * change, then waits for one more poll.
+ * With a published siteStatusChanged poller whose credential reads with `token` (one no other
+ * workflow uses, so that its polls are told apart): adds a HEALTHY site, waits for a poll that
+ * lists it (which only remembers its status), turns it DEGRADED, waits until the poller has
+ * emitted the change, then waits for one more poll.
  */
 export async function runStatusPollerOnce(
 	client: N8nClient,
 	sandbox: Sandbox,
 	workflowId: string,
+	token: string,
 ): Promise<StatusPollerResult> {
+	const siteList = { service: 'performance' as const, path: '/sites', token };
 	const siteId = sandbox.addSite('HEALTHY').id;
-	await waitForPollIn(sandbox, 'performance', '/sites', Date.now());
+	await waitForListPoll(() => sandbox.requests, { ...siteList, since: Date.now() });
 	await delay(SETTLE_MS);
 	const emittedFor = (executions: ExecutionDetail[]) =>
 		executions.flatMap((execution) =>
@@ -290,15 +281,11 @@ export async function runStatusPollerOnce(
 		{
 			workflowId,
 			about: `site ${siteId}`,
-			service: 'performance',
-			path: '/sites',
+			...siteList,
 			since: changedAt,
 		},
 	);
-	const lastStopped = Math.max(
-		...executions.map((execution) => Date.parse(execution.stoppedAt ?? execution.startedAt)),
-	);
-	await waitForPollIn(sandbox, 'performance', '/sites', lastStopped);
+	await waitForListPoll(() => sandbox.requests, { ...siteList, since: lastStopped(executions) });
 	await delay(SETTLE_MS);
 	const after = await forSite();
 	return {

@@ -1,6 +1,6 @@
-import { PERFORMANCE_SCOPES } from '../../../nodes/PerformanceService/transport/serviceValues.ts';
+import { PERFORMANCE_SCOPES, type Scope } from './serviceValues.mts';
 
-export type Scope = (typeof PERFORMANCE_SCOPES)[keyof typeof PERFORMANCE_SCOPES];
+export type { Scope };
 const { sitesRead, auditsRead, sitesWrite } = PERFORMANCE_SCOPES;
 
 export const ORGANISATION_ID = 'org_1';

@@ -1,6 +1,6 @@
-import { PERFORMANCE_EVENT_TYPES } from '../../../nodes/PerformanceService/transport/serviceValues.ts';
 import { randomEventId } from './ids.mts';
 import { siteView } from './performanceModel.mts';
+import { PERFORMANCE_EVENT_TYPES } from './serviceValues.mts';
 import type { Alert, Audit, PerformanceData, PerformanceSite } from './performanceModel.mts';
 import type { EventType, WebhookEvent } from './types.mts';
 

@@ -1,18 +1,19 @@
-import { PERFORMANCE_LIMITS } from '../../../nodes/PerformanceService/transport/serviceValues.ts';
-import { SECURITY_PLAN_LIMITS } from '../../../nodes/SecurityService/transport/planLimits.ts';
+import {
+	REOPTIMIZATIONS_PER_HOUR,
+	REQUESTS_PER_MINUTE,
+	SECURITY_STANDARD_PER_MINUTE,
+	SITE_CREATIONS_PER_MINUTE,
+} from './serviceValues.mts';
 import type { ResolvedOptions, SandboxOptions } from './types.mts';
-
-/** Not published for the nodes (site creation is an HTTP Request node use): the service documents 5 per minute. */
-const SITE_CREATIONS_PER_MINUTE = 5;
 
 export const DEFAULT_OPTIONS: ResolvedOptions = {
 	port: 0,
 	timeScale: 1,
 	limits: {
-		requestsPerMinute: PERFORMANCE_LIMITS.requestsPerMinutePerToken,
-		reoptimizationsPerHour: PERFORMANCE_LIMITS.reoptimizationsPerSitePerHour,
+		requestsPerMinute: REQUESTS_PER_MINUTE,
+		reoptimizationsPerHour: REOPTIMIZATIONS_PER_HOUR,
 		siteCreationsPerMinute: SITE_CREATIONS_PER_MINUTE,
-		securityRequestsPerMinute: SECURITY_PLAN_LIMITS.standard,
+		securityRequestsPerMinute: SECURITY_STANDARD_PER_MINUTE,
 	},
 	latencyMs: 0,
 	resetFormat: 'epochSeconds',

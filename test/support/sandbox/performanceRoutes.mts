@@ -1,4 +1,4 @@
-import { PERFORMANCE_SCOPES } from '../../../nodes/PerformanceService/transport/serviceValues.ts';
+import { PERFORMANCE_SCOPES } from './serviceValues.mts';
 import { ORGANISATION_ID, readBearer, scopesOf } from './auth.mts';
 import type { Scope } from './auth.mts';
 import { HOUR_MS, MINUTE_MS } from './context.mts';

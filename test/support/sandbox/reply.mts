@@ -1,5 +1,3 @@
-import { isRecord } from '../../../nodes/shared/lists/recordFields.ts';
-
 import type { SecurityErrorShape } from './types.mts';
 
 export interface Reply {
@@ -49,7 +47,9 @@ export function parseObjectBody(body: string): Record<string, unknown> | undefin
 	if (body.trim() === '') return {};
 	try {
 		const value: unknown = JSON.parse(body);
-		return isRecord(value) ? value : undefined;
+		return typeof value === 'object' && value !== null && !Array.isArray(value)
+			? (value as Record<string, unknown>)
+			: undefined;
 	} catch {
 		return undefined;
 	}

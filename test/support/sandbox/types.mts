@@ -1,4 +1,4 @@
-import type { PerformanceEventType } from '../../../nodes/PerformanceService/transport/serviceValues.ts';
+import type { EventType } from './serviceValues.mts';
 
 export type ServiceName = 'performance' | 'security';
 export type ResetFormat = 'epochSeconds' | 'epochMillis' | 'secondsUntilReset';
@@ -76,7 +76,7 @@ export interface RecordedRequest {
 	status?: number;
 }
 
-export type EventType = PerformanceEventType;
+export type { EventType };
 
 export interface WebhookEvent {
 	id: string;

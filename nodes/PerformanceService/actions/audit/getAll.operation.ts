@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { readLimit, type LimitRange } from '../../../shared/parameters/returnAllAndLimit';
+import { readLimit } from '../../../shared/parameters/returnAllAndLimit';
 import { PERFORMANCE_LIMITS, PERFORMANCE_SCOPES } from '../../transport/serviceValues';
 import { performanceList } from '../../transport';
 
@@ -8,8 +8,6 @@ import { performanceList } from '../../transport';
  * The endpoint returns the newest audits, at most 100 at a time; it has no Return All. The
  * default is n8n's usual 50 (it was 20 before 0.2.0, see the changelog).
  */
-const AUDIT_LIMIT: LimitRange = { min: 1, max: PERFORMANCE_LIMITS.auditsPerList, default: 50 };
-
 export const description: INodeProperties[] = [
 	{
 		displayName: 'Limit',
@@ -24,7 +22,7 @@ export const description: INodeProperties[] = [
 ];
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
-	const limit = readLimit(this, itemIndex, AUDIT_LIMIT);
+	const limit = readLimit(this, itemIndex, PERFORMANCE_LIMITS.auditsPerList);
 	return await performanceList(
 		this,
 		{

@@ -8,31 +8,24 @@ function pick(record: IDataObject, keys: string[]): IDataObject {
 	return picked;
 }
 
-/** A record's `createdAt` in epoch milliseconds; records without one sort first. */
-function timeOf(record: IDataObject): number {
-	return recordTime(record, ['createdAt']) ?? -Infinity;
+/** Newest first by `createdAt`; records without one last, in their order. */
+function newestFirst(records: IDataObject[]): IDataObject[] {
+	const time = (record: IDataObject) => recordTime(record, ['createdAt']) ?? -Infinity;
+	return [...records].sort((a, b) => (time(a) === time(b) ? 0 : time(b) - time(a)));
 }
 
-/** The newest record by `createdAt`; the first one when none carries a date. */
-function newest(records: IDataObject[]): IDataObject | undefined {
-	return records.reduce<IDataObject | undefined>(
-		(best, record) => (best === undefined || timeOf(record) > timeOf(best) ? record : best),
-		undefined,
-	);
-}
-
-function summarize(record: IDataObject | undefined, keys: string[]): IDataObject | null {
-	if (!record) return null;
-	const summary = pick(record, keys);
-	return Object.keys(summary).length > 0 ? summary : record;
+/** The newest record's `keys` (the whole record when it has none of them); null without records. */
+function summarizeNewest(records: IDataObject[], keys: string[]): IDataObject | null {
+	const [newest] = newestFirst(records);
+	if (!newest) return null;
+	const summary = pick(newest, keys);
+	return Object.keys(summary).length > 0 ? summary : newest;
 }
 
 /** Score of the newest audit of each strategy, e.g. `{ mobile: 94, desktop: 98 }`. */
 function latestScores(audits: IDataObject[]): IDataObject {
 	const scores: IDataObject = {};
-	const byNewest = [...audits].sort((a, b) => timeOf(b) - timeOf(a));
-	for (const audit of byNewest) {
-		const { strategy, score } = audit;
+	for (const { strategy, score } of newestFirst(audits)) {
 		if (typeof strategy === 'string' && typeof score === 'number' && !(strategy in scores)) {
 			scores[strategy] = score;
 		}
@@ -46,13 +39,13 @@ export function simplifySite(site: IDataObject): IDataObject {
 	const simplified: IDataObject = {
 		...pick(site, ['id', 'name', 'hostname', 'status']),
 		auditCount: audits.length,
-		latestAudit: summarize(newest(audits), ['id', 'strategy', 'score', 'createdAt']),
+		latestAudit: summarizeNewest(audits, ['id', 'strategy', 'score', 'createdAt']),
 		latestScores: latestScores(audits),
 	};
 	if (Array.isArray(site.events)) {
 		const events = site.events.filter(isRecord);
 		simplified.eventCount = events.length;
-		simplified.latestEvent = summarize(newest(events), ['id', 'type', 'message', 'createdAt']);
+		simplified.latestEvent = summarizeNewest(events, ['id', 'type', 'message', 'createdAt']);
 	}
 	return simplified;
 }

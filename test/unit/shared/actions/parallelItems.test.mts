@@ -2,10 +2,12 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
 import {
-	DEFAULT_PARALLEL_REQUESTS,
 	parallelRequestsOf,
 	runItemsInParallel,
 } from '../../../../nodes/shared/actions/parallelItems.ts';
+
+/** The README: Parallel Requests, default 100, at most 500. */
+const DEFAULT_PARALLEL_REQUESTS = 100;
 
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
 

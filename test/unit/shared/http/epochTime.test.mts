@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
-import {
-	EPOCH_MILLISECONDS_ABOVE,
-	epochToMilliseconds,
-} from '../../../../nodes/shared/http/epochTime.ts';
+import { epochToMilliseconds } from '../../../../nodes/shared/http/epochTime.ts';
+
+/** 10^10: as seconds the year 2286, as milliseconds April 1970. */
+const EPOCH_MILLISECONDS_ABOVE = 10_000_000_000;
 
 describe('epochToMilliseconds', () => {
 	it('reads 10^10 and below as seconds, above as milliseconds', () => {

@@ -1,12 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
-import {
-	forgetPacers,
-	pacerFor,
-	pacingKey,
-	planClock,
-} from '../../../../nodes/shared/pacing/pacers.ts';
-import { securityPlanRate } from '../../../../nodes/SecurityService/transport/index.ts';
+import { pacerFor, pacingKey } from '../../../../nodes/shared/pacing/pacers.ts';
+import { securityPlanPerMinute } from '../../../../nodes/SecurityService/transport/index.ts';
+import { forgetPacers } from '../../../support/harness/pacers.mts';
 
 describe('one pacer per credential', () => {
 	afterEach(() => forgetPacers());
@@ -17,14 +13,12 @@ describe('one pacer per credential', () => {
 			baseUrl: 'https://a.example/v1',
 			secret: 'tok_1',
 		};
-		expect(pacerFor(credential)).toBe(pacerFor({ ...credential }));
-		expect(pacerFor({ ...credential, secret: 'tok_2' })).not.toBe(pacerFor(credential));
-		expect(pacerFor({ ...credential, baseUrl: 'https://b.example/v1' })).not.toBe(
-			pacerFor(credential),
-		);
-		expect(pacerFor({ ...credential, credentialType: 'securityServiceApi' })).not.toBe(
-			pacerFor(credential),
-		);
+		const pace = (other: Partial<typeof credential> = {}) =>
+			pacerFor({ ...credential, ...other }, undefined);
+		expect(pace()).toBe(pace());
+		expect(pace({ secret: 'tok_2' })).not.toBe(pace());
+		expect(pace({ baseUrl: 'https://b.example/v1' })).not.toBe(pace());
+		expect(pace({ credentialType: 'securityServiceApi' })).not.toBe(pace());
 	});
 
 	it('keys by a hash of the secret, never the secret itself', () => {
@@ -39,20 +33,11 @@ describe('one pacer per credential', () => {
 	});
 
 	it('knows the security plans: Standard 100, Agency 500 a minute, Enterprise unlimited; unknown is Standard', () => {
-		expect(securityPlanRate({ plan: 'standard' })).toEqual({ requests: 100, windowMs: 60_000 });
-		expect(securityPlanRate({ plan: 'agency' })).toEqual({ requests: 500, windowMs: 60_000 });
-		expect(securityPlanRate({ plan: 'enterprise' })).toBeUndefined();
-		expect(securityPlanRate({})).toEqual({ requests: 100, windowMs: 60_000 });
-		expect(securityPlanRate({ plan: 'gold' })).toEqual({ requests: 100, windowMs: 60_000 });
-		expect(securityPlanRate({ plan: 'toString' })).toEqual({ requests: 100, windowMs: 60_000 });
-	});
-
-	it('follows the plan clock of a time-scaled simulation', () => {
-		planClock.minuteMs = 2_000;
-		try {
-			expect(securityPlanRate({ plan: 'agency' })).toEqual({ requests: 500, windowMs: 2_000 });
-		} finally {
-			planClock.minuteMs = 60_000;
-		}
+		expect(securityPlanPerMinute({ plan: 'standard' })).toBe(100);
+		expect(securityPlanPerMinute({ plan: 'agency' })).toBe(500);
+		expect(securityPlanPerMinute({ plan: 'enterprise' })).toBeUndefined();
+		expect(securityPlanPerMinute({})).toBe(100);
+		expect(securityPlanPerMinute({ plan: 'gold' })).toBe(100);
+		expect(securityPlanPerMinute({ plan: 'toString' })).toBe(100);
 	});
 });

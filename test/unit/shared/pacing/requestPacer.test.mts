@@ -151,10 +151,15 @@ describe('RequestPacer with rate-limit headers', () => {
 });
 
 describe('RequestPacer with a plan', () => {
-	const plan = { requests: 3, windowMs: 10_000 };
+	/** 3 requests a minute, the minute lasting 10 s. */
+	function planPacer(): RequestPacer {
+		const pacer = new RequestPacer(10_000);
+		pacer.setPlan(3);
+		return pacer;
+	}
 
 	it('keeps to the plan rate, counting each request until a window after its answer', async () => {
-		const pacer = new RequestPacer(plan);
+		const pacer = planPacer();
 		const waiting = startAdmissions(pacer, 7);
 		await vi.advanceTimersByTimeAsync(0);
 		// The first request alone: the service might send rate-limit headers.
@@ -176,7 +181,7 @@ describe('RequestPacer with a plan', () => {
 	});
 
 	it('lets rate-limit headers win over the plan once the service sends them', async () => {
-		const pacer = new RequestPacer(plan);
+		const pacer = planPacer();
 		(await admitNow(pacer)).settle(answer(8, T0 + 60_000));
 		const admitted = [];
 		for (let i = 0; i < 8; i++) admitted.push(await admitNow(pacer));

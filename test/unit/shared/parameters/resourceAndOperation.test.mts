@@ -1,43 +1,19 @@
 import type { IDataObject } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
+import type { OperationHandler } from '../../../../nodes/shared/actions/router.ts';
 import {
 	operationProperty,
-	type HandlersFor,
-	type OperationHandler,
+	resourceOperations,
 } from '../../../../nodes/shared/parameters/resourceAndOperation.ts';
-import {
-	auditHandlers,
-	auditOperations,
-} from '../../../../nodes/PerformanceService/actions/audit/index.ts';
-import {
-	siteHandlers,
-	siteOperations,
-} from '../../../../nodes/PerformanceService/actions/site/index.ts';
-import {
-	systemHandlers,
-	systemOperations,
-} from '../../../../nodes/PerformanceService/actions/system/index.ts';
-import {
-	reportHandlers,
-	reportOperations,
-} from '../../../../nodes/SecurityService/actions/report/index.ts';
-import {
-	scanHandlers,
-	scanOperations,
-} from '../../../../nodes/SecurityService/actions/scan/index.ts';
-import {
-	siteHandlers as securitySiteHandlers,
-	siteOperations as securitySiteOperations,
-} from '../../../../nodes/SecurityService/actions/site/index.ts';
-import {
-	threatHandlers,
-	threatOperations,
-} from '../../../../nodes/SecurityService/actions/threat/index.ts';
-import {
-	updateHandlers,
-	updateOperations,
-} from '../../../../nodes/SecurityService/actions/update/index.ts';
+import { auditResource } from '../../../../nodes/PerformanceService/actions/audit/index.ts';
+import { siteResource } from '../../../../nodes/PerformanceService/actions/site/index.ts';
+import { systemResource } from '../../../../nodes/PerformanceService/actions/system/index.ts';
+import { reportResource } from '../../../../nodes/SecurityService/actions/report/index.ts';
+import { scanResource } from '../../../../nodes/SecurityService/actions/scan/index.ts';
+import { siteResource as securitySiteResource } from '../../../../nodes/SecurityService/actions/site/index.ts';
+import { threatResource } from '../../../../nodes/SecurityService/actions/threat/index.ts';
+import { updateResource } from '../../../../nodes/SecurityService/actions/update/index.ts';
 
 const options = [
 	{ name: 'Get', value: 'get', action: 'Get a thing', description: 'Read one thing' },
@@ -45,16 +21,23 @@ const options = [
 ] as const;
 const handler: OperationHandler = async () => ({}) as IDataObject;
 
+const operationModule = { description: [], execute: handler };
+
 describe('handler maps are checked against the operation options', () => {
-	it('compiles only with a handler for every operation and none for an unknown one', () => {
-		const complete = { get: handler, delete: handler } satisfies HandlersFor<typeof options>;
-		// @ts-expect-error -- the handler of "delete" is missing
-		const missing = { get: handler } satisfies HandlersFor<typeof options>;
-		// @ts-expect-error -- "update" is not an operation of the list
-		const unknown = { get: handler, delete: handler, update: handler } satisfies HandlersFor<
-			typeof options
-		>;
-		expect(Object.keys(complete)).toEqual(['get', 'delete']);
+	it('compiles only with a module for every operation and none for an unknown one', () => {
+		const complete = resourceOperations('thing', options, 'get', {
+			get: operationModule,
+			delete: operationModule,
+		});
+		// @ts-expect-error -- the module of "delete" is missing
+		const missing = resourceOperations('thing', options, 'get', { get: operationModule });
+		const unknown = resourceOperations('thing', options, 'get', {
+			get: operationModule,
+			delete: operationModule,
+			// @ts-expect-error -- "update" is not an operation of the list
+			update: operationModule,
+		});
+		expect(Object.keys(complete.handlers)).toEqual(['get', 'delete']);
 		expect([missing, unknown]).toHaveLength(2);
 	});
 
@@ -73,19 +56,22 @@ describe('handler maps are checked against the operation options', () => {
 	});
 
 	it.each([
-		['performance audit', auditOperations, auditHandlers],
-		['performance site', siteOperations, siteHandlers],
-		['performance system', systemOperations, systemHandlers],
-		['security report', reportOperations, reportHandlers],
-		['security scan', scanOperations, scanHandlers],
-		['security site', securitySiteOperations, securitySiteHandlers],
-		['security threat', threatOperations, threatHandlers],
-		['security update', updateOperations, updateHandlers],
-	])('%s: one handler per operation value, each a function', (_resource, properties, handlers) => {
-		const operation = properties.find((property) => property.name === 'operation');
-		const values = (operation?.options as Array<{ value: string }>).map((option) => option.value);
-		expect(Object.keys(handlers).sort()).toEqual([...values].sort());
-		for (const value of values)
-			expect(typeof (handlers as Record<string, unknown>)[value]).toBe('function');
-	});
+		['performance audit', auditResource],
+		['performance site', siteResource],
+		['performance system', systemResource],
+		['security report', reportResource],
+		['security scan', scanResource],
+		['security site', securitySiteResource],
+		['security threat', threatResource],
+		['security update', updateResource],
+	])(
+		'%s: one handler per operation value, each a function',
+		(_resource, { properties, handlers }) => {
+			const operation = properties.find((property) => property.name === 'operation');
+			const values = (operation?.options as Array<{ value: string }>).map((option) => option.value);
+			expect(Object.keys(handlers).sort()).toEqual([...values].sort());
+			for (const value of values)
+				expect(typeof (handlers as Record<string, unknown>)[value]).toBe('function');
+		},
+	);
 });

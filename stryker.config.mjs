@@ -1,0 +1,35 @@
+// `npm run mutate`: StrykerJS mutation testing of the trigger code (not run in CI). Narrow it with
+// `npm run mutate -- --mutate 'nodes/shared/polling/recordFilters.ts'`. Details: docs/testing.md.
+import os from 'node:os';
+import path from 'node:path';
+
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+	testRunner: 'vitest',
+	// related: false: the integration tests load the nodes the way n8n does (a dynamic import of each
+	// file package.json registers), which Vitest's import graph does not follow. The first run is the
+	// whole suite; each mutant then runs only the tests that reached it there.
+	// pool: Vitest's own default (child processes); in Stryker's default, worker threads, a test
+	// that loads n8n-core crashes the runner (SIGSEGV).
+	vitest: { configFile: 'test/mutation.vitest.config.mts', related: false, pool: 'forks' },
+	coverageAnalysis: 'perTest',
+	// A mutant in code that runs when a module loads (the node descriptions) would rerun every test.
+	ignoreStatic: true,
+	concurrency: 2,
+	mutate: [
+		'nodes/shared/polling/**/*.ts',
+		'nodes/PerformanceService/PerformanceServicePollTrigger.node.ts',
+		'nodes/PerformanceService/pollTrigger/**/*.ts',
+		'nodes/SecurityService/SecurityServiceTrigger.node.ts',
+		'nodes/SecurityService/trigger/**/*.ts',
+		'nodes/PerformanceService/PerformanceServiceTrigger.node.ts',
+		'nodes/PerformanceService/trigger/**/*.ts',
+	],
+	reporters: ['clear-text', 'html', 'progress'],
+	htmlReporter: { fileName: 'reports/mutation/index.html' },
+	// The copies of the package Stryker tests mutants in live outside the clone: inside it,
+	// `n8n-node lint` (whose eslint.config.mjs must stay n8n's) would lint them.
+	tempDirName: path.join(os.tmpdir(), 'n8n-nodes-site-performance-security-stryker'),
+	cleanTempDir: 'always',
+	ignorePatterns: ['dist', '.n8n-local', 'test-artifacts', 'coverage', '*.tgz'],
+};

@@ -10,13 +10,9 @@ import { pollTrigger, type PollTrigger } from '../shared/polling/pollFunctions';
 import { searchSites } from './methods/searchSites';
 import { POLL_EVENTS } from './pollTrigger/events';
 import { pollProperties } from './pollTrigger/properties';
-import { PERFORMANCE_SERVICE, performanceListPage } from './transport';
+import { PERFORMANCE_SERVICE } from './transport';
 
-const PERFORMANCE_POLLS: PollTrigger = {
-	profile: PERFORMANCE_SERVICE,
-	listPage: performanceListPage,
-	events: POLL_EVENTS,
-};
+const PERFORMANCE_POLLS: PollTrigger = { profile: PERFORMANCE_SERVICE, events: POLL_EVENTS };
 
 export class PerformanceServicePollTrigger implements INodeType {
 	description: INodeTypeDescription = {

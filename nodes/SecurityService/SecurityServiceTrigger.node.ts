@@ -9,13 +9,9 @@ import {
 import { pollTrigger, type PollTrigger } from '../shared/polling/pollFunctions';
 import { POLL_EVENTS } from './pollTrigger/events';
 import { pollProperties } from './pollTrigger/properties';
-import { SECURITY_SERVICE, securityListPage } from './transport';
+import { SECURITY_SERVICE } from './transport';
 
-const SECURITY_POLLS: PollTrigger = {
-	profile: SECURITY_SERVICE,
-	listPage: securityListPage,
-	events: POLL_EVENTS,
-};
+const SECURITY_POLLS: PollTrigger = { profile: SECURITY_SERVICE, events: POLL_EVENTS };
 
 export class SecurityServiceTrigger implements INodeType {
 	description: INodeTypeDescription = {

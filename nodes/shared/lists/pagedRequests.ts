@@ -76,26 +76,16 @@ export interface ListPage {
 	next?: PageRef;
 }
 
-/**
- * A reader of the pages of the list `request` asks for, each read by `readListPage` (a service
- * transport's `listPage`, or `fetchListPage`).
- */
+/** A reader of the pages of the list `request` asks for, a request each (`fetchListPage`). */
 export function pageReader(
 	ctx: ServiceContext,
-	readListPage: (
-		ctx: ServiceContext,
-		request: ServiceRequest,
-		plural: string,
-	) => Promise<ListPageResult>,
+	profile: ServiceProfile,
 	request: ServiceRequest,
 	plural: string,
 ): PageReader {
 	return async (at) => {
-		const page = await readListPage(
-			ctx,
-			at ? { ...request, url: at.url, qs: at.qs } : request,
-			plural,
-		);
+		const pageRequest = at ? { ...request, url: at.url, qs: at.qs } : request;
+		const page = await fetchListPage(ctx, profile, pageRequest, plural);
 		return { records: page.records, next: page.next && { url: page.next.url, qs: page.next.qs } };
 	};
 }
@@ -132,13 +122,7 @@ export async function fetchList(
 	request: ServiceRequest,
 	options: ListOptions,
 ): Promise<IDataObject[]> {
-	const readPage = pageReader(
-		ctx,
-		async (context, pageRequest, plural) =>
-			await fetchListPage(context, profile, pageRequest, plural),
-		request,
-		options.plural,
-	);
+	const readPage = pageReader(ctx, profile, request, options.plural);
 	const records: IDataObject[] = [];
 	let pages = 0;
 	for await (const page of listPages(readPage)) {

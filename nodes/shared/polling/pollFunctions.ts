@@ -15,7 +15,6 @@ import {
 } from 'n8n-workflow';
 
 import { readBaseUrl } from '../http/baseUrl';
-import type { ServiceTransport } from '../http/serviceTransport';
 import type { ServiceProfile } from '../http/serviceTypes';
 import { pageReader } from '../lists/pagedRequests';
 import { textOf } from '../lists/recordFields';
@@ -28,10 +27,9 @@ import { newestStatus, pollStatusChanges } from './statusChanges';
 /** Key of the memory in the node's static data. */
 const MEMORY_KEY = 'seen';
 
-/** A poll trigger: its service (profile and transport page reader) and its events. */
+/** A poll trigger: its service and its events. */
 export interface PollTrigger {
 	profile: ServiceProfile;
-	listPage: ServiceTransport['listPage'];
 	events: readonly PollEvent[];
 }
 
@@ -87,7 +85,7 @@ export async function pollTrigger(
 		node: ctx.getNode(),
 		serviceName: trigger.profile.serviceName,
 		plural: event.plural,
-		readPage: pageReader(ctx, trigger.listPage, request, event.plural),
+		readPage: pageReader(ctx, trigger.profile, request, event.plural),
 		budgetMs: manual ? undefined : pollBudgetMs(ctx),
 	};
 	const staticData = ctx.getWorkflowStaticData('node');

@@ -1,5 +1,5 @@
 // `npm run mutate`: StrykerJS mutation testing of the trigger code (not run in CI). Narrow it with
-// `npm run mutate -- --mutate 'nodes/shared/polling/recordFilters.ts'`. Details: docs/testing.md.
+// `npm run mutate -- --mutate 'nodes/shared/polling/listRecords.ts'`. Details: docs/testing.md.
 import os from 'node:os';
 import path from 'node:path';
 
@@ -24,7 +24,7 @@ export default {
 		'nodes/PerformanceService/PerformanceServicePollTrigger.node.ts',
 		'nodes/PerformanceService/pollTrigger/**/*.ts',
 		'nodes/SecurityService/SecurityServiceTrigger.node.ts',
-		'nodes/SecurityService/trigger/**/*.ts',
+		'nodes/SecurityService/pollTrigger/**/*.ts',
 		'nodes/PerformanceService/PerformanceServiceTrigger.node.ts',
 		'nodes/PerformanceService/trigger/**/*.ts',
 	],

@@ -6,19 +6,13 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
-import { textOf } from '../shared/lists/recordFields';
-import { findEvent } from '../shared/polling/pollEvents';
-import { pollEvent, type PollService } from '../shared/polling/pollTrigger';
-import { readFilters, type RecordFilter } from '../shared/polling/recordFilters';
+import { pollTrigger, type PollTrigger } from '../shared/polling/pollFunctions';
 import { searchSites } from './methods/searchSites';
-import { PERFORMANCE_SERVICE, performanceListPage } from './transport';
-import { AUDIT_SITE, POLL_EVENTS } from './pollTrigger/pollEvents';
-import { pollProperties } from './pollTrigger/pollProperties';
+import { POLL_EVENTS } from './pollTrigger/events';
+import { pollProperties } from './pollTrigger/properties';
+import { PERFORMANCE_SERVICE } from './transport';
 
-const PERFORMANCE_LISTS: PollService = {
-	profile: PERFORMANCE_SERVICE,
-	listPage: performanceListPage,
-};
+const PERFORMANCE_POLLS: PollTrigger = { profile: PERFORMANCE_SERVICE, events: POLL_EVENTS };
 
 export class PerformanceServicePollTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -47,12 +41,6 @@ export class PerformanceServicePollTrigger implements INodeType {
 	};
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		const event = findEvent(this.getNode(), POLL_EVENTS, this.getNodeParameter('event'));
-		const filters: RecordFilter[] = readFilters(event, this.getNodeParameter('filters', {}));
-		if (event.filters.includes(AUDIT_SITE)) {
-			const siteId = textOf(this.getNodeParameter('siteId', '', { extractValue: true }));
-			if (siteId) filters.push({ fields: AUDIT_SITE.fields, values: [siteId.toLowerCase()] });
-		}
-		return await pollEvent(this, PERFORMANCE_LISTS, event, { qs: {}, filters });
+		return await pollTrigger(this, PERFORMANCE_POLLS);
 	}
 }

@@ -6,15 +6,12 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
-import { readQueryParameters } from '../shared/parameters/queryParameters';
-import { findEvent } from '../shared/polling/pollEvents';
-import { pollEvent, type PollService } from '../shared/polling/pollTrigger';
-import { readFilters } from '../shared/polling/recordFilters';
-import { SECURITY_SERVICE, securityListPage } from './transport';
-import { triggerProperties } from './trigger/triggerProperties';
-import { TRIGGER_EVENTS } from './trigger/triggerEvents';
+import { pollTrigger, type PollTrigger } from '../shared/polling/pollFunctions';
+import { POLL_EVENTS } from './pollTrigger/events';
+import { pollProperties } from './pollTrigger/properties';
+import { SECURITY_SERVICE } from './transport';
 
-const SECURITY_LISTS: PollService = { profile: SECURITY_SERVICE, listPage: securityListPage };
+const SECURITY_POLLS: PollTrigger = { profile: SECURITY_SERVICE, events: POLL_EVENTS };
 
 export class SecurityServiceTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -34,14 +31,10 @@ export class SecurityServiceTrigger implements INodeType {
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'securityServiceApi', required: true }],
-		properties: triggerProperties,
+		properties: pollProperties,
 	};
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		const event = findEvent(this.getNode(), TRIGGER_EVENTS, this.getNodeParameter('event'));
-		return await pollEvent(this, SECURITY_LISTS, event, {
-			qs: readQueryParameters(this.getNodeParameter('queryParameters', {})),
-			filters: readFilters(event, this.getNodeParameter('filters', {})),
-		});
+		return await pollTrigger(this, SECURITY_POLLS);
 	}
 }

@@ -58,8 +58,57 @@ export async function fetchListPage(
 	return { url: response.url, records: list.records, next };
 }
 
-function pageKey(url: string | undefined, qs: IDataObject | undefined): string {
-	return `${url}?${JSON.stringify(qs ?? {})}`;
+/** Where a page of a list is: the link or query the service gave for it (none for the first page). */
+export interface PageRef {
+	url?: string;
+	qs?: IDataObject;
+}
+
+/** Reads one page of a list (the first when `at` is undefined): its records and where the next one is. */
+export type PageReader = (
+	at: PageRef | undefined,
+) => Promise<{ records: IDataObject[]; next?: PageRef }>;
+
+/** One page of a list: where it was asked for (undefined: the first page), its records and the next page. */
+export interface ListPage {
+	at?: PageRef;
+	records: IDataObject[];
+	next?: PageRef;
+}
+
+/** A reader of the pages of the list `request` asks for, a request each (`fetchListPage`). */
+export function pageReader(
+	ctx: ServiceContext,
+	profile: ServiceProfile,
+	request: ServiceRequest,
+	plural: string,
+): PageReader {
+	return async (at) => {
+		const pageRequest = at ? { ...request, url: at.url, qs: at.qs } : request;
+		const page = await fetchListPage(ctx, profile, pageRequest, plural);
+		return { records: page.records, next: page.next && { url: page.next.url, qs: page.next.qs } };
+	};
+}
+
+function pageKey(at: PageRef | undefined): string {
+	return JSON.stringify([at?.url ?? '', at?.qs ?? {}]);
+}
+
+/**
+ * The pages of a list from `from` (its first page when undefined) on, one request each, following
+ * the service's links; a page whose link repeats one already read ends the list. The caller stops
+ * reading when it has what it needs.
+ */
+export async function* listPages(readPage: PageReader, from?: PageRef): AsyncGenerator<ListPage> {
+	const read = new Set<string>();
+	for (let at = from; ; ) {
+		const page = await readPage(at);
+		read.add(pageKey(at));
+		const next = page.next && !read.has(pageKey(page.next)) ? page.next : undefined;
+		yield { at, records: page.records, next };
+		if (!next) return;
+		at = next;
+	}
 }
 
 /**
@@ -73,12 +122,14 @@ export async function fetchList(
 	request: ServiceRequest,
 	options: ListOptions,
 ): Promise<IDataObject[]> {
+	const readPage = pageReader(ctx, profile, request, options.plural);
 	const records: IDataObject[] = [];
-	const seen = new Set<string>();
-	let current: ServiceRequest | undefined = request;
-
-	for (let pages = 0; current; pages++) {
-		if (pages === MAX_PAGES) {
+	let pages = 0;
+	for await (const page of listPages(readPage)) {
+		records.push(...page.records);
+		pages++;
+		if (!options.returnAll && records.length >= options.limit) break;
+		if (page.next && pages === MAX_PAGES) {
 			throw new NodeApiError(ctx.getNode(), { pages, records: records.length } as JsonObject, {
 				message: `The list of ${options.plural} has more than ${MAX_PAGES} pages; stopped after ${records.length} records`,
 				description:
@@ -86,12 +137,6 @@ export async function fetchList(
 				itemIndex: request.itemIndex,
 			});
 		}
-		const page = await fetchListPage(ctx, profile, current, options.plural);
-		records.push(...page.records);
-		if (!options.returnAll && records.length >= options.limit) break;
-		seen.add(pageKey(page.url, current.qs));
-		const { next } = page;
-		current = next && !seen.has(pageKey(next.url, next.qs)) ? next : undefined;
 	}
 	return options.returnAll ? records : records.slice(0, options.limit);
 }

@@ -72,7 +72,7 @@ describe('Performance Service Poll Trigger: new audits', () => {
 
 	it('when the list no longer reaches back to an audit seen before, emits what it sees and warns', async () => {
 		const activation = await succeeding(poll(newAudit));
-		const newestSeen = (memoryOf(activation.staticData)?.ids as string[])[0];
+		const newestSeen = (memoryOf(activation.staticData)?.seenIds as string[])[0];
 		const added: string[] = [];
 		for (let count = 0; count < 101; count++) added.push(await addAudit('site_1'));
 

@@ -61,6 +61,26 @@ describe('Performance Service Poll Trigger: new sites', () => {
 		expect(ids(after)).toEqual([added]);
 	});
 
+	it('a failed poll leaves the memory the running process goes on with as it was, across many polls', async () => {
+		let live = (await succeeding(poll(newSite))).liveStaticData;
+		const emitted: string[] = [];
+		const added: string[] = [];
+		for (let round = 1; round <= 6; round++) {
+			added.push(...(await addSites(1)));
+			const failing = round % 2 === 0;
+			if (failing) {
+				sandbox.setFault({ service: 'performance', path: '/sites', kind: 'status500', times: 1 });
+			}
+			const run = await poll(newSite, live);
+			expect(run.error !== undefined).toBe(failing);
+			if (failing) expect(run.liveStaticData).toEqual(live);
+			emitted.push(...ids(run));
+			live = run.liveStaticData;
+		}
+		emitted.push(...ids(await succeeding(poll(newSite, live))));
+		expect(emitted).toEqual(added);
+	});
+
 	it('remembers across a restart (static data reloaded from the database)', async () => {
 		const activation = await succeeding(poll(newSite));
 		const savedInDatabase = JSON.parse(JSON.stringify(activation.staticData)) as IDataObject;
@@ -85,7 +105,7 @@ describe('Performance Service Poll Trigger: new sites', () => {
 		const { value: quiet, requests } = await counted(() => succeeding(poll(newSite, staticData)));
 		expect(quiet.result).toBeNull();
 		expect(requests).toBe(1);
-		expect((memoryOf(staticData)?.ids as string[]).length).toBe(1000);
+		expect((memoryOf(staticData)?.seenIds as string[]).length).toBe(1000);
 		expect(staticDataSize(staticData)).toBeLessThan(15_000);
 	});
 

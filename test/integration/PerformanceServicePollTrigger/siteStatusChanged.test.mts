@@ -1,7 +1,17 @@
-import type { IDataObject } from 'n8n-workflow';
-import { describe, expect, it } from 'vitest';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 
-import { ids, memoryOf, pollTriggerSandbox, staticDataSize, succeeding } from './pollTrigger.mts';
+import type { IDataObject } from 'n8n-workflow';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import {
+	ids,
+	memoryOf,
+	pollTriggerSandbox,
+	spyOnWarnings,
+	staticDataSize,
+	succeeding,
+} from './pollTrigger.mts';
 
 const { sandbox, poll, control, counted } = pollTriggerSandbox({
 	limits: { requestsPerMinute: 1_000_000 },
@@ -95,12 +105,63 @@ describe('Performance Service Poll Trigger: site status changes', () => {
 		expect(staticDataSize(run.staticData)).toBeLessThan(15_000);
 	});
 
-	it('a manual run emits the newest matching site with its remembered status', async () => {
-		await setStatus('site_3', 'CRITICAL');
-		const parameters = { ...statusChanged, filters: { status: 'CRITICAL' } };
-		const manual = await succeeding(poll(parameters, undefined, { mode: 'manual' }));
-		expect(manual.items.map(({ json }) => [json.id, json.status, json.previousStatus])).toEqual([
-			['site_3', 'CRITICAL', null],
+	it('a failed poll leaves the memory the running process goes on with as it was', async () => {
+		const activation = await succeeding(poll(statusChanged));
+		await setStatus('site_2', 'HEALTHY');
+		sandbox.setFault({ service: 'performance', path: '/sites', kind: 'status500', times: 1 });
+		const failed = await poll(statusChanged, activation.liveStaticData);
+		expect(failed.error).toBeDefined();
+		expect(failed.liveStaticData).toEqual(activation.liveStaticData);
+		const next = await succeeding(poll(statusChanged, failed.liveStaticData));
+		expect(next.items.map(({ json }) => [json.id, json.previousStatus])).toEqual([
+			['site_2', 'DEGRADED'],
 		]);
+	});
+
+	it('a manual run emits the newest matching site with its remembered status', async () => {
+		await setStatus('site_3', 'DEGRADED');
+		await setStatus('site_4', 'HEALTHY');
+		const parameters = { ...statusChanged, filters: { status: 'CRITICAL' } };
+		const activation = await succeeding(poll(parameters));
+		await setStatus('site_1', 'CRITICAL');
+		await setStatus('site_3', 'CRITICAL');
+		const manual = await succeeding(poll(parameters, activation.staticData, { mode: 'manual' }));
+		expect(manual.items.map(({ json }) => [json.id, json.status, json.previousStatus])).toEqual([
+			['site_3', 'CRITICAL', 'DEGRADED'],
+		]);
+		expect(manual.liveStaticData).toEqual(activation.staticData);
+
+		const withoutMemory = await succeeding(poll(parameters, undefined, { mode: 'manual' }));
+		expect(withoutMemory.items.map(({ json }) => json.previousStatus)).toEqual([null]);
+	});
+
+	describe('a list longer than the trigger watches', () => {
+		let server: Server;
+		let baseUrl: string;
+		const warnings = spyOnWarnings();
+
+		beforeAll(async () => {
+			const sites = Array.from({ length: 5002 }, (_, index) => ({
+				id: `s${index}`,
+				status: 'HEALTHY',
+			}));
+			server = createServer((_request, response) => {
+				response.setHeader('content-type', 'application/json');
+				response.end(JSON.stringify({ sites }));
+			});
+			await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+			baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+		});
+		afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+		it("watches 5,000 sites and warns in n8n's log how many more are listed", async () => {
+			warnings.mockClear();
+			const activation = await succeeding(poll(statusChanged, undefined, { baseUrl }));
+			const statuses = memoryOf(activation.staticData)?.statuses as Record<string, string[]>;
+			expect(statuses.HEALTHY).toHaveLength(5000);
+			expect(warnings).toHaveBeenCalledWith(
+				'Performance Poll Trigger: the list holds 2 more sites than the trigger watches; their status changes are not emitted.',
+			);
+		});
 	});
 });

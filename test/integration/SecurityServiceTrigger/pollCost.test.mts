@@ -290,9 +290,11 @@ describe('Security Service Trigger: a remembered place that is gone', () => {
 		for (let index = 0; index < 8; index++) sandbox.addThreat();
 		const activation = await succeeding(poll(openThreats));
 		const memory = (
-			activation.staticData?.[`node:${NODE_NAME}`] as { seen: { tail: { qs: { cursor: string } } } }
+			activation.staticData?.[`node:${NODE_NAME}`] as {
+				seen: { newestPage: { qs: { cursor: string } } };
+			}
 		).seen;
-		const cursorRecord = Buffer.from(memory.tail.qs.cursor, 'base64url').toString();
+		const cursorRecord = Buffer.from(memory.newestPage.qs.cursor, 'base64url').toString();
 
 		const resolved = await fetch(`${sandbox.securityUrl}/threats/${cursorRecord}/resolve`, {
 			method: 'PATCH',

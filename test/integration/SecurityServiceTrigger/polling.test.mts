@@ -141,4 +141,32 @@ describe('Security Service Trigger: polling', () => {
 
 		expect(ids(await poll(threats, failed.staticData))).toEqual(['thr_28']);
 	});
+
+	it('a failed poll leaves the memory the running process goes on with as it was', async () => {
+		const first = await poll(threats);
+		sandbox.addThreat();
+		sandbox.setFault({ service: 'security', path: '/threats', kind: 'status503', times: 1 });
+
+		const failed = await poll(threats, first.liveStaticData);
+		expect(failed.error).toBeDefined();
+		expect(failed.liveStaticData).toEqual(first.liveStaticData);
+		expect(ids(await poll(threats, failed.liveStaticData))).toEqual(['thr_28']);
+	});
+
+	it('across many polls of one process, some failing, emits every new record once', async () => {
+		let live = (await poll(threats)).liveStaticData;
+		const emitted: string[] = [];
+		const added: string[] = [];
+		for (let round = 1; round <= 8; round++) {
+			added.push(sandbox.addThreat().id as string);
+			if (round % 3 === 0) {
+				sandbox.setFault({ service: 'security', path: '/threats', kind: 'status503', times: 1 });
+			}
+			const run = await poll(threats, live);
+			expect(run.error !== undefined).toBe(round % 3 === 0);
+			emitted.push(...ids(run));
+			live = run.liveStaticData;
+		}
+		expect(emitted).toEqual(added);
+	});
 });

@@ -39,6 +39,6 @@ export function ids(run: PollRun): string[] {
 
 /** The IDs the trigger remembers in saved static data. */
 export function memoryIds(staticData: IDataObject | undefined): string[] {
-	const node = staticData?.[`node:${NODE_NAME}`] as { seen?: { ids: string[] } } | undefined;
-	return node?.seen?.ids ?? [];
+	const node = staticData?.[`node:${NODE_NAME}`] as { seen?: { seenIds: string[] } } | undefined;
+	return node?.seen?.seenIds ?? [];
 }

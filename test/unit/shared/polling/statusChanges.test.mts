@@ -1,113 +1,171 @@
 import type { IDataObject } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
-import { ListReader, type PageRef } from '../../../../nodes/shared/polling/pageWalk.ts';
-import type { Wanted } from '../../../../nodes/shared/polling/pollDecisions.ts';
-import { pollStatuses } from '../../../../nodes/shared/polling/statusChanges.ts';
-import { configurationFingerprint } from '../../../../nodes/shared/polling/pollMemory.ts';
-import {
-	MAX_WATCHED_RECORDS,
-	readStatusMemory,
-	storedStatusMemory,
-	type StatusMemory,
-} from '../../../../nodes/shared/polling/statusMemory.ts';
-import { node } from './records.mts';
+import type { PollResult, RecordFilter } from '../../../../nodes/shared/polling/listRecords.ts';
+import { newestStatus, pollStatusChanges } from '../../../../nodes/shared/polling/statusChanges.ts';
+import { listOf } from './records.mts';
 
 const change = { field: 'status', previousField: 'previousStatus' };
-const any: Wanted = () => true;
-
-/** A reader over `list`, `pageSize` records a page, counting the pages it fetched. */
-function reader(list: IDataObject[], pageSize = Number.MAX_SAFE_INTEGER) {
-	const fetched: Array<PageRef | undefined> = [];
-	const fetchPage = async (ref: PageRef | undefined) => {
-		fetched.push(ref);
-		const page = Number(ref?.qs?.page ?? 1);
-		const next = page * pageSize < list.length ? { qs: { page: page + 1 } } : undefined;
-		return { records: list.slice((page - 1) * pageSize, page * pageSize), next };
-	};
-	return { reader: new ListReader(node, 'Test Service', 'sites', fetchPage, undefined), fetched };
-}
+const CONFIGURATION = 'configuration';
 
 function sites(...statuses: string[]): IDataObject[] {
 	return statuses.map((status, index) => ({ id: `site_${index + 1}`, status }));
 }
 
-async function poll(list: IDataObject[], memory: StatusMemory | undefined, wanted: Wanted = any) {
-	return await pollStatuses(reader(list).reader, memory, change, wanted, 'fp');
+async function poll(
+	list: IDataObject[],
+	stored: IDataObject | undefined,
+	filters: RecordFilter[] = [],
+	pageSize?: number,
+): Promise<PollResult> {
+	return await pollStatusChanges(
+		listOf(list, { pageSize }).list,
+		stored,
+		CONFIGURATION,
+		change,
+		filters,
+	);
 }
 
+const onlyDegraded = [{ fields: ['status'], values: ['degraded'] }];
+
 describe('status changes', () => {
-	it('remembers on the first poll and emits nothing', async () => {
-		const first = await poll(sites('HEALTHY', 'DEGRADED'), undefined);
-		expect(first.emit).toEqual([]);
-		expect([...first.memory.statuses]).toEqual([
-			['site_1', 'HEALTHY'],
-			['site_2', 'DEGRADED'],
-		]);
+	it('remembers on the first poll, IDs grouped under their status, and emits nothing', async () => {
+		const first = await poll(sites('HEALTHY', 'DEGRADED', 'HEALTHY'), undefined);
+		expect(first.records).toEqual([]);
+		expect(first.memory).toEqual({
+			fingerprint: expect.stringMatching(/^[0-9a-f]{32}$/) as string,
+			statuses: { HEALTHY: ['site_1', 'site_3'], DEGRADED: ['site_2'] },
+		});
 	});
 
 	it('emits each change once with the previous status; a record listed for the first time emits nothing', async () => {
 		const first = await poll(sites('HEALTHY', 'DEGRADED'), undefined);
 		const changed = await poll(sites('CRITICAL', 'DEGRADED', 'PENDING'), first.memory);
-		expect(changed.emit).toEqual([{ id: 'site_1', status: 'CRITICAL', previousStatus: 'HEALTHY' }]);
+		expect(changed.records).toEqual([
+			{ id: 'site_1', status: 'CRITICAL', previousStatus: 'HEALTHY' },
+		]);
 		const again = await poll(sites('CRITICAL', 'DEGRADED', 'PENDING'), changed.memory);
-		expect(again.emit).toEqual([]);
+		expect(again.records).toEqual([]);
+	});
+
+	it('starts over for a memory of another configuration', async () => {
+		const first = await poll(sites('HEALTHY'), undefined);
+		const other = await pollStatusChanges(
+			listOf(sites('CRITICAL')).list,
+			first.memory,
+			'other',
+			change,
+			[],
+		);
+		expect(other.records).toEqual([]);
 	});
 
 	it('remembers a change the filters refuse, so that it is not emitted later', async () => {
-		const onlyDegraded = (record: IDataObject) => record.status === 'DEGRADED';
 		const first = await poll(sites('HEALTHY'), undefined, onlyDegraded);
 		const refused = await poll(sites('CRITICAL'), first.memory, onlyDegraded);
-		expect(refused.emit).toEqual([]);
+		expect(refused.records).toEqual([]);
 		const wanted = await poll(sites('DEGRADED'), refused.memory, onlyDegraded);
-		expect(wanted.emit).toEqual([{ id: 'site_1', status: 'DEGRADED', previousStatus: 'CRITICAL' }]);
+		expect(wanted.records).toEqual([
+			{ id: 'site_1', status: 'DEGRADED', previousStatus: 'CRITICAL' },
+		]);
 	});
 
-	it('forgets records that left a list read whole, and keeps those a cut walk did not read', async () => {
+	it('forgets records that left a list read whole, and keeps those a cut read did not reach', async () => {
 		const first = await poll(sites('HEALTHY', 'HEALTHY'), undefined);
 		const shorter = await poll(sites('HEALTHY'), first.memory);
-		expect([...shorter.memory.statuses.keys()]).toEqual(['site_1']);
+		expect(shorter.memory.statuses).toEqual({ HEALTHY: ['site_1'] });
 
-		const cut = { ...first.memory, continueAt: { qs: { page: 2 } } };
-		const { reader: paged } = reader(sites('DEGRADED', 'CRITICAL'), 1);
-		const goneOn = await pollStatuses(paged, cut, change, any, 'fp');
-		expect(goneOn.emit).toEqual([{ id: 'site_2', status: 'CRITICAL', previousStatus: 'HEALTHY' }]);
-		expect(goneOn.memory.statuses.get('site_1')).toBe('HEALTHY');
+		const cut = { ...first.memory, resumeAt: { qs: { page: 2 } } };
+		const goneOn = await poll(sites('DEGRADED', 'CRITICAL'), cut, [], 1);
+		expect(goneOn.records).toEqual([
+			{ id: 'site_2', status: 'CRITICAL', previousStatus: 'HEALTHY' },
+		]);
+		expect(goneOn.memory.statuses).toEqual({ CRITICAL: ['site_2'], HEALTHY: ['site_1'] });
 	});
 
-	it(`watches at most ${MAX_WATCHED_RECORDS} records and says how many more are listed`, async () => {
-		const many = Array.from({ length: MAX_WATCHED_RECORDS + 3 }, (_, index) => ({
+	it('reads the list from its start again when the remembered page is stale, and then forgets records that left it', async () => {
+		const remembered = {
+			...(await poll(sites('HEALTHY', 'HEALTHY', 'HEALTHY'), undefined)).memory,
+			resumeAt: { qs: { cursor: 'gone' } },
+		};
+		const { list, fetched } = listOf(sites('DEGRADED', 'HEALTHY'), { pageSize: 1 });
+		const restarted = await pollStatusChanges(list, remembered, CONFIGURATION, change, []);
+		expect(fetched).toEqual([{ qs: { cursor: 'gone' } }, undefined, { qs: { page: 2 } }]);
+		expect(restarted.records).toEqual([
+			{ id: 'site_1', status: 'DEGRADED', previousStatus: 'HEALTHY' },
+		]);
+		expect(restarted.memory.statuses).toEqual({ DEGRADED: ['site_1'], HEALTHY: ['site_2'] });
+	});
+
+	it('goes on where a poll ran out of time', async () => {
+		const { list } = listOf(sites('HEALTHY', 'HEALTHY', 'HEALTHY'), { pageSize: 1, budgetMs: 0 });
+		const first = await pollStatusChanges(list, undefined, CONFIGURATION, change, []);
+		expect(first.memory.resumeAt).toEqual({ qs: { page: 2 } });
+		expect(first.memory.statuses).toEqual({ HEALTHY: ['site_1'] });
+	});
+
+	it('watches at most 5,000 records and warns how many more are listed', async () => {
+		const many = Array.from({ length: 5003 }, (_, index) => ({
 			id: `s${index}`,
 			status: 'HEALTHY',
 		}));
 		const first = await poll(many, undefined);
-		expect(first.memory.statuses.size).toBe(MAX_WATCHED_RECORDS);
-		expect(first.unwatched).toBe(3);
+		expect((first.memory.statuses as { HEALTHY: string[] }).HEALTHY).toHaveLength(5000);
+		expect(first.warning).toBe(
+			'Trigger: the list holds 3 more records than the trigger watches; their status changes are not emitted.',
+		);
+		many[5000].status = 'CRITICAL';
+		expect((await poll(many, first.memory)).records).toEqual([]);
+		expect((await poll(many.slice(0, 5000), undefined)).warning).toBeUndefined();
 	});
 });
 
 describe('status memory', () => {
-	it('stores IDs grouped under their status and reads them back for the same configuration only', () => {
-		const fingerprint = configurationFingerprint('configuration');
-		const memory: StatusMemory = {
-			fingerprint,
-			statuses: new Map([
-				['site_1', 'HEALTHY'],
-				['site_2', 'DEGRADED'],
-				['site_3', 'HEALTHY'],
-			]),
-			continueAt: { qs: { page: 2 } },
-		};
-		const stored = storedStatusMemory(memory);
-		expect(stored).toEqual({
-			fingerprint,
-			statuses: { HEALTHY: ['site_1', 'site_3'], DEGRADED: ['site_2'] },
-			continueAt: { qs: { page: 2 } },
+	it('skips what it cannot read, and records without a status', async () => {
+		const fingerprint = (await poll([], undefined)).memory.fingerprint;
+		const stored = { fingerprint, statuses: { HEALTHY: 5, DEGRADED: ['site_1', 7] } };
+		const next = await poll([...sites('CRITICAL'), { id: 'site_2' }], stored);
+		expect(next.records).toEqual([
+			{ id: 'site_1', status: 'CRITICAL', previousStatus: 'DEGRADED' },
+		]);
+		expect(next.memory.statuses).toEqual({ CRITICAL: ['site_1'] });
+	});
+
+	it('keeps at most 5,000 statuses when a read cut short adds to those remembered', async () => {
+		const many = Array.from({ length: 5000 }, (_, index) => `s${index}`);
+		const fingerprint = (await poll([], undefined)).memory.fingerprint;
+		const stored = { fingerprint, statuses: { HEALTHY: many } };
+		const { list } = listOf(sites('NEW', 'NEW'), { pageSize: 1, budgetMs: 0 });
+		const cut = await pollStatusChanges(list, stored, CONFIGURATION, change, []);
+		const kept = cut.memory.statuses as Record<string, string[]>;
+		expect(kept.NEW).toEqual(['site_1']);
+		expect(kept.HEALTHY).toHaveLength(4999);
+	});
+});
+
+describe('status change test event', () => {
+	it('is the newest listed record the filters accept, with its remembered status as the previous one', async () => {
+		const first = await poll(sites('HEALTHY', 'HEALTHY', 'HEALTHY', 'HEALTHY'), undefined);
+		const now = sites('DEGRADED', 'DEGRADED', 'DEGRADED', 'CRITICAL');
+		expect(
+			await newestStatus(listOf(now).list, first.memory, CONFIGURATION, change, onlyDegraded),
+		).toEqual({
+			id: 'site_3',
+			status: 'DEGRADED',
+			previousStatus: 'HEALTHY',
 		});
-		const read = readStatusMemory(JSON.parse(JSON.stringify(stored)), 'configuration');
-		expect(read && [...read.statuses].sort()).toEqual([...memory.statuses].sort());
-		expect(read?.continueAt).toEqual({ qs: { page: 2 } });
-		expect(readStatusMemory(stored, 'other configuration')).toBeUndefined();
-		expect(readStatusMemory({ fingerprint, ids: ['site_1'] }, 'configuration')).toBeUndefined();
+		expect(
+			await newestStatus(listOf(now).list, undefined, CONFIGURATION, change, onlyDegraded),
+		).toEqual({
+			id: 'site_3',
+			status: 'DEGRADED',
+			previousStatus: null,
+		});
+		expect(
+			await newestStatus(listOf(now).list, first.memory, CONFIGURATION, change, [
+				{ fields: ['status'], values: ['x'] },
+			]),
+		).toBeUndefined();
 	});
 });

@@ -1,4 +1,4 @@
-import type { FilterField, PollEvent } from '../../shared/polling/pollEvents';
+import type { FilterField, PollEvent } from '../../shared/polling/pollEvent';
 import { PERFORMANCE_LIMITS, PERFORMANCE_SCOPES } from '../transport/serviceValues';
 
 export interface PerformancePollEvent extends PollEvent {
@@ -6,11 +6,12 @@ export interface PerformancePollEvent extends PollEvent {
 }
 
 /** The audits of one site: filled from the "Site" parameter, not from the Filters collection. */
-export const AUDIT_SITE: FilterField = {
+const AUDIT_SITE: FilterField = {
 	name: 'siteId',
 	displayName: 'Site',
 	fields: ['siteId', 'site_id'],
 	placeholder: 'e.g. site_1',
+	parameter: 'siteId',
 };
 
 const NEW_STATUS: FilterField = {

@@ -1,8 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { filtersProperty } from '../../shared/polling/pollProperties';
+import { filtersProperty } from '../../shared/polling/pollEvent';
 import { siteIdProperty } from '../actions/site/siteId';
-import { POLL_EVENTS } from './pollEvents';
+import { POLL_EVENTS } from './events';
 
 const [, newAudit, siteStatusChanged] = POLL_EVENTS;
 

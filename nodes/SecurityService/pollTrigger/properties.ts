@@ -1,10 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { queryParametersProperty } from '../../shared/parameters/queryParameters';
-import { filtersProperty } from '../../shared/polling/pollProperties';
-import { TRIGGER_EVENTS } from './triggerEvents';
+import { filtersProperty } from '../../shared/polling/pollEvent';
+import { POLL_EVENTS } from './events';
 
-export const triggerProperties: INodeProperties[] = [
+export const pollProperties: INodeProperties[] = [
 	{
 		displayName: 'Event',
 		name: 'event',
@@ -12,7 +12,7 @@ export const triggerProperties: INodeProperties[] = [
 		noDataExpression: true,
 		required: true,
 		default: 'newThreat',
-		options: TRIGGER_EVENTS.map(({ name, value, description }) => ({ name, value, description })),
+		options: POLL_EVENTS.map(({ name, value, description }) => ({ name, value, description })),
 		description:
 			'The list to watch. Each poll emits the records it has not emitted before, reading only the pages where new records can be.',
 	},
@@ -23,6 +23,6 @@ export const triggerProperties: INodeProperties[] = [
 		type: 'notice',
 		default: '',
 	},
-	...TRIGGER_EVENTS.map((event) => filtersProperty(event)),
+	...POLL_EVENTS.map((event) => filtersProperty(event)),
 	queryParametersProperty(),
 ];

@@ -1,6 +1,6 @@
-import type { FilterField, PollEvent } from '../../shared/polling/pollEvents';
+import type { FilterField, PollEvent } from '../../shared/polling/pollEvent';
 
-export interface TriggerEvent extends PollEvent {
+export interface SecurityPollEvent extends PollEvent {
 	value: 'newThreat' | 'newScan' | 'newUpdate' | 'newReport';
 }
 
@@ -11,7 +11,7 @@ const SITE: FilterField = {
 	placeholder: 'e.g. st_1, st_2',
 };
 
-export const TRIGGER_EVENTS: TriggerEvent[] = [
+export const POLL_EVENTS: SecurityPollEvent[] = [
 	{
 		value: 'newThreat',
 		name: 'New Threat',

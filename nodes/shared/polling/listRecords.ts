@@ -1,0 +1,255 @@
+import { createHash } from 'node:crypto';
+
+import { NodeOperationError, type IDataObject, type INode } from 'n8n-workflow';
+
+import { listPages, type PageReader, type PageRef } from '../lists/pagedRequests';
+import { recordTime, textOf } from '../lists/recordFields';
+
+/** The event's list as a poll reads it. */
+export interface EventList {
+	/** The node named in errors. */
+	node: INode;
+	serviceName: string;
+	/** What the records are, in messages: `threats`. */
+	plural: string;
+	readPage: PageReader;
+	/** The time one poll may spend reading (ms); undefined: no limit. */
+	budgetMs?: number;
+}
+
+export interface IdentifiedRecord {
+	id: string;
+	record: IDataObject;
+}
+
+/** Accepts a record when one of `fields` holds one of `values` (case-insensitive). */
+export interface RecordFilter {
+	fields: string[];
+	values: string[];
+}
+
+/** What one poll of an event found. */
+export interface PollResult {
+	/** The records to emit, in list order. */
+	records: IDataObject[];
+	/** The memory to keep, plain JSON (the node's static data). */
+	memory: IDataObject;
+	/** For n8n's log: what the poll may have missed. */
+	warning?: string;
+}
+
+/** Where a list puts its new records: at its start (`newestFirst`) or at its end (`oldestFirst`). */
+export type ListOrder = 'newestFirst' | 'oldestFirst';
+
+/** A page read: where it was asked for (undefined: the list's start) and its records. */
+export interface ReadPage {
+	at?: PageRef;
+	records: IdentifiedRecord[];
+}
+
+/** What one read of the list returned. */
+export interface ListRead {
+	pages: ReadPage[];
+	/** The records of every page in list order, each once. */
+	records: IdentifiedRecord[];
+	/** Set when the read stopped for lack of time or pages: where the next read goes on. */
+	resumeAt?: PageRef;
+	/** The remembered page was refused as stale, so the read began at the list's start. */
+	restarted: boolean;
+}
+
+/** Pages one read takes at most; the next poll goes on from there, as when its time runs short. */
+export const MAX_PAGES_PER_READ = 1000;
+
+/** Answers to a remembered link or cursor meaning the service no longer knows it. */
+const STALE_LINK_STATUSES = ['400', '404', '410', '422'];
+
+/** Whether a record passes every filter; a record lacking a filtered field does not. */
+export function matchesFilters(record: IDataObject, filters: RecordFilter[]): boolean {
+	return filters.every(({ fields, values }) =>
+		fields.some((field) => {
+			const value = record[field];
+			return (
+				(typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') &&
+				values.includes(String(value).trim().toLowerCase())
+			);
+		}),
+	);
+}
+
+/** A hash of what the memory belongs to: a memory of another configuration is not read. */
+export function fingerprintOf(configuration: string): string {
+	return createHash('sha256').update(configuration).digest('hex').slice(0, 32);
+}
+
+/**
+ * Pairs each record with its `id`, keeping the first of duplicates (pages may shift while read).
+ * Records without one make the whole poll fail: without IDs nothing can be told apart.
+ */
+export function identifyRecords(list: EventList, records: IDataObject[]): IdentifiedRecord[] {
+	const identified = new Map<string, IdentifiedRecord>();
+	const missing = records.filter((record) => textOf(record.id) === undefined);
+	if (missing.length > 0) {
+		const fields = Object.keys(missing[0]).slice(0, 10);
+		throw new NodeOperationError(
+			list.node,
+			`${missing.length} of ${records.length} ${list.plural} in the list have no "id" field, so new ones cannot be told apart`,
+			{
+				description: `Nothing was emitted and the trigger's memory is unchanged. Fields of the first record without an ID: ${
+					fields.length > 0 ? fields.join(', ') : 'none'
+				}. Check that the base URL in the credential points at the ${list.serviceName} API; if the service lists records without IDs, use the ${list.serviceName} node's "Get Many" on a schedule instead.`,
+			},
+		);
+	}
+	for (const record of records) {
+		const id = textOf(record.id) as string;
+		if (!identified.has(id)) identified.set(id, { id, record });
+	}
+	return [...identified.values()];
+}
+
+/** `thr_12` → ["thr_", 12]; undefined for IDs that do not end in a number. */
+function idNumber(id: string): [string, number] | undefined {
+	const match = /^(.*?)(\d+)$/.exec(id);
+	return match ? [match[1], Number(match[2])] : undefined;
+}
+
+/** The numbers ending the IDs, when every ID ends in one after the same prefix. */
+function idNumbers(records: IdentifiedRecord[]): number[] | undefined {
+	const numbers = records.map(({ id }) => idNumber(id));
+	const prefix = numbers[0]?.[0];
+	return numbers.every((number) => number !== undefined && number[0] === prefix)
+		? numbers.map((number) => (number as [string, number])[1])
+		: undefined;
+}
+
+/** The dates of the records (epoch ms), when every one has one. */
+function recordTimes(records: IdentifiedRecord[]): number[] | undefined {
+	const times = records.map(({ record }) => recordTime(record));
+	return times.every((time) => time !== undefined) ? (times as number[]) : undefined;
+}
+
+/**
+ * Whether a record is dated after `time` or, undated, has an ID number above those of `ids` with
+ * its prefix; a record that shows neither is new (rather emitted than missed).
+ */
+export function isNewerThan(record: IdentifiedRecord, time?: number, ids: string[] = []): boolean {
+	const date = recordTime(record.record);
+	if (date !== undefined && time !== undefined) return date > time;
+	const own = idNumber(record.id);
+	return !own || !ids.map(idNumber).some((id) => id?.[0] === own[0] && id[1] >= own[1]);
+}
+
+/** The direction of values that only rise or only fall (and do not stay flat). */
+function direction(values: number[]): ListOrder | undefined {
+	const rises = values.some((value, index) => index > 0 && value > values[index - 1]);
+	const falls = values.some((value, index) => index > 0 && value < values[index - 1]);
+	if (rises === falls) return undefined;
+	return rises ? 'oldestFirst' : 'newestFirst';
+}
+
+/**
+ * The order a page of records shows: by their dates when every record has one and they only
+ * rise or only fall, else by the numbers ending IDs that share a prefix; undefined when the
+ * page does not tell (fewer than two records, mixed dates and IDs, no dates, opaque IDs).
+ */
+export function orderOf(records: IdentifiedRecord[]): ListOrder | undefined {
+	if (records.length < 2) return undefined;
+	const times = recordTimes(records);
+	const byTime = times && direction(times);
+	if (byTime) return byTime;
+	const numbers = idNumbers(records);
+	return numbers && direction(numbers);
+}
+
+/**
+ * The most recent record, for a manual test run: by date when every record carries one (a
+ * missing date, e.g. a queued scan's start, makes dates unreliable), else by the number ending
+ * IDs that share a prefix (`upd_10` is newer than `upd_9`), else the last one listed.
+ */
+export function newestRecord(records: IdentifiedRecord[]): IdentifiedRecord | undefined {
+	const scores = recordTimes(records) ?? idNumbers(records);
+	if (!scores) return records[records.length - 1];
+	let newest = 0;
+	scores.forEach((score, index) => {
+		if (score > scores[newest]) newest = index;
+	});
+	return records[newest];
+}
+
+function isStaleLink(error: unknown): boolean {
+	return STALE_LINK_STATUSES.includes(String((error as { httpCode?: unknown }).httpCode));
+}
+
+/** Reads the event's list for one poll, within the time the poll may spend. */
+export class ListReader {
+	private readonly startedAt = Date.now();
+	private slowestPageMs = 0;
+	private pagesRead = 0;
+
+	/** `budgeted`: within the list's time budget; a manual run reads without one. */
+	constructor(
+		readonly list: EventList,
+		private readonly budgeted = true,
+	) {}
+
+	/**
+	 * Whether another page fits in the poll's budget: the first page always does (every poll
+	 * makes progress); later ones while twice the slowest page so far still fits.
+	 */
+	hasTime(): boolean {
+		const budget = this.budgeted ? this.list.budgetMs : undefined;
+		if (this.pagesRead === 0 || budget === undefined) return true;
+		return Date.now() - this.startedAt + 2 * this.slowestPageMs < budget;
+	}
+
+	/**
+	 * Reads from `from` (the list's start when undefined) until `stopAfter` a page, the list's end,
+	 * or the poll's time or `MAX_PAGES_PER_READ` runs out. When the service refuses a remembered
+	 * page as stale (a cursor whose record is gone), it reads from the list's start instead.
+	 */
+	async read(
+		from: PageRef | undefined,
+		stopAfter: (page: ReadPage) => boolean = () => false,
+	): Promise<ListRead> {
+		const fromRemembered = await this.readPages(from, stopAfter).catch(async (error: unknown) =>
+			from !== undefined && isStaleLink(error) ? undefined : await Promise.reject(error as Error),
+		);
+		return fromRemembered ?? { ...(await this.readPages(undefined, stopAfter)), restarted: true };
+	}
+
+	private async readPages(
+		from: PageRef | undefined,
+		stopAfter: (page: ReadPage) => boolean,
+	): Promise<ListRead> {
+		const result: ListRead = { pages: [], records: [], restarted: false };
+		const ids = new Set<string>();
+		let started = Date.now();
+		for await (const page of listPages(this.list.readPage, from)) {
+			this.pagesRead++;
+			this.slowestPageMs = Math.max(this.slowestPageMs, Date.now() - started);
+			const readPage = { at: page.at, records: identifyRecords(this.list, page.records) };
+			result.pages.push(readPage);
+			result.records.push(...readPage.records.filter(({ id }) => !ids.has(id)));
+			for (const { id } of readPage.records) ids.add(id);
+			if (stopAfter(readPage) || !page.next) break;
+			if (!this.hasTime() || result.pages.length >= MAX_PAGES_PER_READ) {
+				result.resumeAt = page.next;
+				break;
+			}
+			started = Date.now();
+		}
+		return result;
+	}
+
+	/** The records of the whole list, each once, however many reads it takes (a manual run). */
+	async wholeList(stopAfter?: (page: ReadPage) => boolean): Promise<ListRead> {
+		const whole = await this.read(undefined, stopAfter);
+		for (let at = whole.resumeAt; at; ) {
+			const more = await this.readPages(at, () => false);
+			whole.records.push(...more.records);
+			at = more.resumeAt;
+		}
+		return whole;
+	}
+}

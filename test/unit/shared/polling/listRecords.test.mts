@@ -1,0 +1,217 @@
+import type { IDataObject } from 'n8n-workflow';
+import { describe, expect, it, vi } from 'vitest';
+
+import {
+	identifyRecords,
+	isNewerThan,
+	ListReader,
+	matchesFilters,
+	newestRecord,
+	orderOf,
+	type IdentifiedRecord,
+} from '../../../../nodes/shared/polling/listRecords.ts';
+import { listOf, records } from './records.mts';
+
+const { list: threats } = listOf([]);
+
+describe('record IDs', () => {
+	it('takes string and number IDs, trimmed, and keeps the first of duplicates', () => {
+		const identified = identifyRecords(threats, [
+			{ id: ' a ' },
+			{ id: 7 },
+			{ id: 'a', copy: true },
+		]);
+		expect(identified).toEqual([
+			{ id: 'a', record: { id: ' a ' } },
+			{ id: '7', record: { id: 7 } },
+		]);
+	});
+
+	it.each([[{}], [{ id: '' }], [{ id: null }], [{ id: { nested: 1 } }]])(
+		'refuses a record like %j',
+		(record) => {
+			expect(() => identifyRecords(threats, [{ id: 'a' }, record as IDataObject])).toThrow(
+				'1 of 2 records in the list have no "id" field',
+			);
+		},
+	);
+
+	it('names the fields of the first record without an ID, at most 10', () => {
+		const fields = Object.fromEntries('abcdefghijk'.split('').map((key) => [key, 1]));
+		const error = (() => {
+			try {
+				identifyRecords(threats, [fields, {}]);
+			} catch (caught) {
+				return caught as { description?: string };
+			}
+			return undefined;
+		})();
+		expect(error?.description).toBe(
+			'Nothing was emitted and the trigger\'s memory is unchanged. Fields of the first record without an ID: a, b, c, d, e, f, g, h, i, j. Check that the base URL in the credential points at the Test Service API; if the service lists records without IDs, use the Test Service node\'s "Get Many" on a schedule instead.',
+		);
+		expect(() => identifyRecords(threats, [{}])).toThrow(
+			expect.objectContaining({
+				description: expect.stringContaining('without an ID: none.') as string,
+			}) as Error,
+		);
+	});
+});
+
+describe('list order', () => {
+	it('is told by dates that only rise or only fall, else by ID numbers, else not at all', () => {
+		const at = (...times: number[]) =>
+			times.map((createdAt, index) => ({ id: 'xyzw'[index], record: { createdAt } }));
+		expect(orderOf(at(1, 2, 2, 3))).toBe('oldestFirst');
+		expect(orderOf(at(3, 2, 1))).toBe('newestFirst');
+		expect(orderOf(at(1, 3, 2))).toBeUndefined();
+		expect(orderOf(at(2, 2))).toBeUndefined();
+		expect(orderOf(records('thr_9', 'thr_10', 'thr_11'))).toBe('oldestFirst');
+		expect(orderOf(records('thr_11', 'thr_2'))).toBe('newestFirst');
+		expect(orderOf(records('a1', 'b2'))).toBeUndefined();
+		expect(orderOf(records('thr_1'))).toBeUndefined();
+	});
+});
+
+describe('newest record', () => {
+	it('is the latest by date when every record has one', () => {
+		const list: IdentifiedRecord[] = [
+			{ id: 'b', record: { id: 'b', detectedAt: '2024-06-02T00:00:00Z' } },
+			{ id: 'a', record: { id: 'a', detectedAt: '2024-06-03T00:00:00Z' } },
+			{ id: 'c', record: { id: 'c', createdAt: '2024-06-01T00:00:00Z' } },
+		];
+		expect(newestRecord(list)?.id).toBe('a');
+	});
+
+	it('falls back to the number ending the IDs, then to the last record', () => {
+		expect(newestRecord(records('upd_9', 'upd_10', 'upd_2'))?.id).toBe('upd_10');
+		const undated: IdentifiedRecord[] = [
+			{ id: 'scn_7', record: { id: 'scn_7', startedAt: '2024-06-01T00:00:00Z' } },
+			{ id: 'scn_8', record: { id: 'scn_8', startedAt: null } },
+		];
+		expect(newestRecord(undated)?.id).toBe('scn_8');
+		expect(newestRecord(records('b3f1-x', 'a9c2-y'))?.id).toBe('a9c2-y');
+		expect(newestRecord([])).toBeUndefined();
+		const tied = [
+			{ id: 'first', record: { createdAt: 5 } },
+			{ id: 'second', record: { createdAt: 5 } },
+		];
+		expect(newestRecord(tied)?.id).toBe('first');
+	});
+});
+
+describe('newer than', () => {
+	const at = (id: string, createdAt?: number) => ({ id, record: { id, createdAt } });
+
+	it('compares dates when the record has one and a date is given, else the numbers ending IDs with its prefix', () => {
+		expect(isNewerThan(at('a', 5), 4)).toBe(true);
+		expect(isNewerThan(at('a', 5), 5)).toBe(false);
+		expect(isNewerThan(at('a', 5), 6, ['a_1'])).toBe(false);
+		expect(isNewerThan(at('x_3'), 6, ['x_2', 'y_9', 'opaque'])).toBe(true);
+		expect(isNewerThan(at('x_2', 5), undefined, ['x_2'])).toBe(false);
+		expect(isNewerThan(at('x_1'), undefined, ['x_2'])).toBe(false);
+		expect(isNewerThan(at('x_3'), undefined, ['y_5'])).toBe(true);
+		expect(isNewerThan(at('opaque'), undefined, ['x_2'])).toBe(true);
+		expect(isNewerThan(at('x_3'))).toBe(true);
+	});
+});
+
+describe('record filters', () => {
+	it('match case-insensitively, by any of the names a field may carry, and refuse records without the field', () => {
+		const filters = [
+			{ fields: ['severity'], values: ['high'] },
+			{ fields: ['siteId', 'site_id'], values: ['st_1'] },
+		];
+		expect(matchesFilters({ severity: 'HIGH', siteId: 'st_1' }, filters)).toBe(true);
+		expect(matchesFilters({ severity: ' high ', site_id: 'ST_1' }, filters)).toBe(true);
+		expect(matchesFilters({ severity: 'low', siteId: 'st_1' }, filters)).toBe(false);
+		expect(matchesFilters({ siteId: 'st_1' }, filters)).toBe(false);
+		expect(matchesFilters({ severity: { level: 'high' }, siteId: 'st_1' }, filters)).toBe(false);
+		expect(matchesFilters({ severity: ['high'], siteId: 'st_1' }, filters)).toBe(false);
+		expect(matchesFilters({ code: 7 }, [{ fields: ['code'], values: ['7'] }])).toBe(true);
+		expect(matchesFilters({ active: true }, [{ fields: ['active'], values: ['true'] }])).toBe(true);
+		expect(matchesFilters({ anything: 1 }, [])).toBe(true);
+	});
+});
+
+describe('list reader', () => {
+	const list = Array.from({ length: 5 }, (_, index) => ({ id: `r${index + 1}` }));
+
+	it('reads page after page to the end, each record once, and stops after the page it is told to', async () => {
+		const { list: paged, fetched } = listOf([...list, { id: 'r1' }], { pageSize: 2 });
+		const whole = await new ListReader(paged).read(undefined);
+		expect(whole.records.map(({ id }) => id)).toEqual(['r1', 'r2', 'r3', 'r4', 'r5']);
+		expect(whole.resumeAt).toBeUndefined();
+		expect(fetched).toEqual([undefined, { qs: { page: 2 } }, { qs: { page: 3 } }]);
+
+		const first = await new ListReader(paged).read(undefined, (page) =>
+			page.records.some(({ id }) => id === 'r3'),
+		);
+		expect(first.pages.map(({ at }) => at)).toEqual([undefined, { qs: { page: 2 } }]);
+	});
+
+	it('counts the time of the slowest page so far', async () => {
+		vi.useFakeTimers({ now: 0, toFake: ['Date'] });
+		try {
+			const { list: slow } = listOf(list, { pageSize: 1, budgetMs: 100 });
+			const read = slow.readPage;
+			const times = [10, 30, 10, 10];
+			slow.readPage = async (at) => {
+				vi.setSystemTime(Date.now() + (times.shift() ?? 0));
+				return await read(at);
+			};
+			// 10 ms, then 40 ms + 2 × 30 ms = 100 ms: no time for a third page.
+			const cut = await new ListReader(slow).read(undefined);
+			expect(cut.pages).toHaveLength(2);
+		} finally {
+			vi.useRealTimers();
+		}
+	});
+
+	it('reads the first page, then goes on only while twice its slowest page fits in the budget', async () => {
+		const { list: budgeted, fetched } = listOf(list, { pageSize: 2, budgetMs: 0 });
+		const reader = new ListReader(budgeted);
+		expect(reader.hasTime()).toBe(true);
+		const cut = await reader.read(undefined);
+		expect(fetched).toHaveLength(1);
+		expect(cut.resumeAt).toEqual({ qs: { page: 2 } });
+		expect(reader.hasTime()).toBe(false);
+
+		const roomy = new ListReader(listOf(list, { pageSize: 2, budgetMs: 60_000 }).list);
+		expect((await roomy.read(undefined)).resumeAt).toBeUndefined();
+	});
+
+	it('reads at most 1,000 pages at a time; a manual run reads them all', async () => {
+		const long = Array.from({ length: 2001 }, (_, index) => ({ id: `r${index + 1}` }));
+		const cut = await new ListReader(listOf(long, { pageSize: 1 }).list).read(undefined);
+		expect(cut.pages).toHaveLength(1000);
+		expect(cut.resumeAt).toEqual({ qs: { page: 1001 } });
+		const whole = await new ListReader(listOf(long, { pageSize: 1 }).list).wholeList();
+		expect(whole.records).toHaveLength(2001);
+	});
+
+	it('reads from the start when the service refuses a remembered page as stale, and fails on other errors', async () => {
+		const { list: stale, fetched } = listOf(list, { pageSize: 2 });
+		const restarted = await new ListReader(stale).read({ qs: { cursor: 'gone' } });
+		expect(restarted.restarted).toBe(true);
+		expect(fetched).toEqual([
+			{ qs: { cursor: 'gone' } },
+			undefined,
+			{ qs: { page: 2 } },
+			{ qs: { page: 3 } },
+		]);
+		expect(restarted.records).toHaveLength(5);
+		expect((await new ListReader(stale).read({ qs: { page: 2 } })).restarted).toBe(false);
+
+		let requests = 0;
+		const failing = listOf(list).list;
+		failing.readPage = async () => {
+			requests++;
+			return await Promise.reject(Object.assign(new Error('gone'), { httpCode: '404' }));
+		};
+		await expect(new ListReader(failing).read(undefined)).rejects.toThrow('gone');
+		expect(requests).toBe(1);
+		failing.readPage = async () =>
+			await Promise.reject(Object.assign(new Error('down'), { httpCode: '503' }));
+		await expect(new ListReader(failing).read({ qs: { page: 2 } })).rejects.toThrow('down');
+	});
+});

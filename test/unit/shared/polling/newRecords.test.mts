@@ -1,0 +1,430 @@
+import type { IDataObject } from 'n8n-workflow';
+import { describe, expect, it } from 'vitest';
+
+import type { PollResult, RecordFilter } from '../../../../nodes/shared/polling/listRecords.ts';
+import { newestNewRecord, pollNewRecords } from '../../../../nodes/shared/polling/newRecords.ts';
+import { listOf, records } from './records.mts';
+
+const CONFIGURATION = 'configuration';
+
+/** Records r<from> … r<to>, dated oldest first when `dated`. */
+function range(from: number, to: number, dated = false): IDataObject[] {
+	return Array.from({ length: to - from + 1 }, (_, index) => ({
+		id: `r${from + index}`,
+		...(dated && { createdAt: 1000 + from + index }),
+	}));
+}
+
+const plain = (...ids: string[]) => records(...ids).map(({ record }) => record);
+
+/** Opaque IDs without dates: the order cannot be told from a page. */
+function opaque(count: number): IDataObject[] {
+	return plain(...Array.from({ length: count }, (_, index) => `k${(index * 7919) % 100_000}x`));
+}
+
+async function poll(
+	list: IDataObject[],
+	stored?: IDataObject,
+	{
+		filters = [] as RecordFilter[],
+		pageSize = undefined as number | undefined,
+		now = Date.now(),
+	} = {},
+): Promise<PollResult> {
+	return await pollNewRecords(listOf(list, { pageSize }).list, stored, CONFIGURATION, filters, now);
+}
+
+const emitted = (outcome: PollResult) => outcome.records.map((record) => record.id);
+
+describe('new records', () => {
+	it('remembers everything on the first poll and emits only records not seen later', async () => {
+		const first = await poll(plain('a', 'b'));
+		expect(first.records).toEqual([]);
+		expect(first.memory.seenIds).toEqual(['a', 'b']);
+
+		const next = await poll(plain('a', 'b', 'c'), first.memory);
+		expect(emitted(next)).toEqual(['c']);
+		// 'c' came at the end: the list is oldest first, remembered from its new end.
+		expect(next.memory.order).toBe('oldestFirst');
+		expect(next.memory.seenIds).toEqual(['c', 'b', 'a']);
+		expect((await poll(plain('a', 'b', 'c'), next.memory)).records).toEqual([]);
+	});
+
+	it('starts over, emitting nothing, for a memory of another configuration or of an older format', async () => {
+		const first = await poll(plain('a'));
+		const other = await pollNewRecords(listOf(plain('a', 'b')).list, first.memory, 'other', []);
+		expect(other.records).toEqual([]);
+		expect(other.memory.seenIds).toEqual(['a', 'b']);
+		// The format before issue 31 kept `ids`, `pending`, `tail`, `gaps`, `seeking`.
+		const older = { fingerprint: first.memory.fingerprint, ids: ['a'] };
+		expect((await poll(plain('a', 'b'), older)).records).toEqual([]);
+	});
+
+	it('warns when a list read whole no longer shows any record seen before, in either order', async () => {
+		for (const [before, after] of [
+			[
+				['a_3', 'a_2', 'a_1'],
+				['a_9', 'a_8', 'a_7'],
+			],
+			[
+				['a_1', 'a_2', 'a_3'],
+				['a_7', 'a_8', 'a_9'],
+			],
+		]) {
+			const first = await poll(plain(...before));
+			const newestSeen = (first.memory.seenIds as string[])[0];
+			const lost = await poll(plain(...after), first.memory);
+			expect(emitted(lost).sort()).toEqual(['a_7', 'a_8', 'a_9']);
+			expect(lost.warning).toBe(
+				`Trigger: the list of records no longer shows any of those seen before (the newest was ${newestSeen}). The poll emitted the 3 new records it sees (${emitted(lost)[0]} … ${emitted(lost)[2]}); records added after ${newestSeen} that the list no longer shows may have been missed.`,
+			);
+			const seen = await poll(plain(...after, 'a_10'), lost.memory);
+			expect(seen.warning).toBeUndefined();
+		}
+	});
+
+	it('keeps IDs that left the list, so a list that comes back short causes no flood', async () => {
+		const first = await poll(plain('a', 'b', 'c'));
+		const short = await poll([], first.memory);
+		expect(short.records).toEqual([]);
+		expect(short.warning).toBeUndefined();
+		expect(short.memory.seenIds).toEqual(['a', 'b', 'c']);
+		expect((await poll(plain('a', 'b', 'c'), short.memory)).records).toEqual([]);
+	});
+
+	it('remembers records the filters refuse as refused, so they are emitted once they match', async () => {
+		const first = await poll(plain('a'));
+		const done = [{ fields: ['status'], values: ['completed'] }];
+		const whileQueued = await poll([...plain('a'), { id: 'b', status: 'queued' }], first.memory, {
+			filters: done,
+		});
+		expect(whileQueued.records).toEqual([]);
+		expect(whileQueued.memory.seenIds).toEqual(['a']);
+		expect(whileQueued.memory.refusedIds).toEqual(['b']);
+
+		const completed = await poll(
+			[...plain('a'), { id: 'b', status: 'completed' }],
+			whileQueued.memory,
+			{
+				filters: done,
+			},
+		);
+		expect(completed.records).toEqual([{ id: 'b', status: 'completed' }]);
+		expect(completed.memory.seenIds).toEqual(['b', 'a']);
+		expect(completed.memory.refusedIds).toEqual([]);
+	});
+
+	it('keeps at most 200 refused IDs, those read first', async () => {
+		const first = await poll(plain('a'));
+		const many = range(1, 250).map((record) => ({ ...record, status: 'queued' }));
+		const done = [{ fields: ['status'], values: ['completed'] }];
+		const refused = await poll([...plain('a'), ...many], first.memory, { filters: done });
+		expect(refused.memory.refusedIds).toHaveLength(200);
+		expect((refused.memory.refusedIds as string[])[0]).toBe('r1');
+	});
+
+	it('stays within 1,000 IDs and watches both ends, 500 each, of a longer list whose order it cannot tell', async () => {
+		const list = opaque(2000);
+		const first = await poll(list);
+		expect(first.memory.order).toBeUndefined();
+		const ids = first.memory.seenIds as string[];
+		expect(ids).toHaveLength(1000);
+		expect(ids.slice(0, 500)).toEqual(list.slice(0, 500).map(({ id }) => id));
+		expect(ids.slice(500)).toEqual(list.slice(1500).map(({ id }) => id));
+
+		// New records at either end are found; the unremembered middle is never reported.
+		const grown = [...plain('new-first'), ...list, ...plain('new-last')];
+		const next = await poll(grown, first.memory);
+		expect(emitted(next)).toEqual(['new-first', 'new-last']);
+		expect(next.memory.seenIds).toHaveLength(1000);
+		expect((await poll(grown, next.memory)).records).toEqual([]);
+	});
+
+	it('remembers the new end of a list whose dates show its order, and learns an order from where new records appear', async () => {
+		const first = await poll(range(1, 30, true), undefined, { pageSize: 10 });
+		expect(first.memory.order).toBe('oldestFirst');
+		expect((first.memory.seenIds as string[])[0]).toBe('r30');
+		expect(first.memory.newestPage).toEqual({ qs: { page: 3 } });
+
+		const list = opaque(30);
+		const unordered = await poll(list, undefined, { pageSize: 10 });
+		expect(unordered.memory.order).toBeUndefined();
+		const next = await poll([...plain('fresh'), ...list], unordered.memory, { pageSize: 10 });
+		expect(emitted(next)).toEqual(['fresh']);
+		expect(next.memory.order).toBe('newestFirst');
+	});
+
+	it('goes on at the next poll after 1,000 pages, and the first poll reading on emits nothing old', async () => {
+		// Two records a page, dated oldest first: 1,250 pages.
+		const list = range(1, 2500, true);
+		const first = await poll(list, undefined, { pageSize: 2 });
+		expect(first.memory.order).toBe('oldestFirst');
+		expect(first.memory.unfinishedRead).toEqual({
+			from: { qs: { page: 1001 } },
+			newAfter: expect.any(Number) as number,
+		});
+		const fresh = { id: 'fresh', createdAt: Date.now() + 1000 };
+		const next = await poll([...list, fresh], first.memory, { pageSize: 2 });
+		expect(emitted(next)).toEqual(['fresh']);
+		expect(next.memory.unfinishedRead).toBeUndefined();
+		expect(next.memory.newestPage).toEqual({ qs: { page: 1251 } });
+	});
+
+	it('makes room for new IDs by dropping departed ones when the memory is full', async () => {
+		const first = await poll(range(1, 1000));
+		const later = await poll(range(1001, 1010), first.memory);
+		expect(later.records).toHaveLength(10);
+		expect(later.memory.seenIds).toHaveLength(1000);
+		expect(later.memory.seenIds).toContain('r1010');
+		expect(later.memory.seenIds).not.toContain('r1');
+	});
+
+	it('a manual run emits the newest record the filters accept and changes nothing', async () => {
+		const list = [...range(1, 5), { id: 'r6', status: 'open' }, { id: 'r7' }];
+		const first = await poll(list);
+		const open = [{ fields: ['status'], values: ['open'] }];
+		expect(await newestNewRecord(listOf(list).list, first.memory, CONFIGURATION, open)).toEqual({
+			id: 'r6',
+			status: 'open',
+		});
+		expect(await newestNewRecord(listOf(list).list, undefined, CONFIGURATION, [])).toEqual({
+			id: 'r7',
+		});
+	});
+});
+
+/** Records n<from> … n<to>, newest first, dated by their number. */
+function newestFirst(from: number, to: number): IDataObject[] {
+	return Array.from({ length: to - from + 1 }, (_, index) => ({
+		id: `n${to - index}`,
+		createdAt: 1000 + to - index,
+	}));
+}
+
+/** One poll that reads one page (a budget of 0), over `list` in pages of 2. */
+async function shortPoll(list: IDataObject[], stored: IDataObject) {
+	const { list: eventList, fetched } = listOf(list, { pageSize: 2, budgetMs: 0 });
+	const result = await pollNewRecords(eventList, stored, CONFIGURATION, []);
+	return { ...result, fetched };
+}
+
+describe('new records over polls short of time', () => {
+	it('newest first: reads the unread range a poll left, page by page, and emits each record once', async () => {
+		const first = await poll(newestFirst(1, 6), undefined, { pageSize: 2 });
+		expect(first.memory.order).toBe('newestFirst');
+		expect(first.memory.seenIds).toEqual(['n6', 'n5']);
+
+		const cut = await shortPoll(newestFirst(1, 11), first.memory);
+		expect(emitted(cut)).toEqual(['n11', 'n10']);
+		expect(cut.memory.unread).toEqual([
+			{
+				from: { qs: { page: 2 } },
+				endIds: ['n6', 'n5'],
+				lastPageIds: ['n11', 'n10'],
+				newestTime: 1006,
+			},
+		]);
+		expect(cut.memory.seenIds).toEqual(['n11', 'n10', 'n6', 'n5']);
+
+		// n12 arrives: page 2 now starts with n10, emitted already.
+		const range = await shortPoll(newestFirst(1, 12), cut.memory);
+		expect(range.fetched).toEqual([{ qs: { page: 2 } }]);
+		expect(emitted(range)).toEqual(['n9']);
+		expect(range.memory.unread).toEqual([
+			{
+				from: { qs: { page: 3 } },
+				endIds: ['n6', 'n5'],
+				lastPageIds: ['n10', 'n9'],
+				newestTime: 1006,
+			},
+		]);
+
+		const rangeEnd = await shortPoll(newestFirst(1, 12), range.memory);
+		expect(rangeEnd.fetched).toEqual([{ qs: { page: 3 } }]);
+		expect(emitted(rangeEnd)).toEqual(['n8', 'n7']);
+		expect(rangeEnd.memory.unread).toEqual([
+			{
+				from: { qs: { page: 4 } },
+				endIds: ['n6', 'n5'],
+				lastPageIds: ['n8', 'n7'],
+				newestTime: 1006,
+			},
+		]);
+		const done = await shortPoll(newestFirst(1, 12), rangeEnd.memory);
+		expect(done.fetched).toEqual([{ qs: { page: 4 } }]);
+		expect(done.records).toEqual([]);
+		expect(done.memory.unread).toEqual([]);
+		expect(done.memory.seenIds).toEqual(['n11', 'n10', 'n6', 'n5', 'n9', 'n8', 'n7']);
+
+		const head = await poll(newestFirst(1, 12), done.memory, { pageSize: 2 });
+		expect(emitted(head)).toEqual(['n12']);
+		expect(head.memory.seenIds).toEqual(['n12', 'n11', 'n10', 'n6', 'n5', 'n9', 'n8', 'n7']);
+		expect((await poll(newestFirst(1, 12), head.memory, { pageSize: 2 })).records).toEqual([]);
+	});
+
+	it('newest first: an unread range whose end left the list emits what is dated after it began', async () => {
+		const first = await poll(newestFirst(1, 2), undefined, { pageSize: 2 });
+		const cut = await shortPoll(newestFirst(1, 7), first.memory);
+		expect(emitted(cut)).toEqual(['n7', 'n6']);
+		const gone = [...newestFirst(3, 7), { id: 'old', createdAt: 5 }];
+		const rest = await poll(gone, cut.memory, { pageSize: 2 });
+		expect(emitted(rest)).toEqual(['n5', 'n4', 'n3']);
+		expect(rest.memory.unread).toEqual([]);
+	});
+
+	it('newest first: a page that shows the other order makes the next poll learn the order again', async () => {
+		const first = await poll(newestFirst(1, 4), undefined, { pageSize: 2 });
+		const turned = await poll([...newestFirst(1, 4)].reverse(), first.memory, { pageSize: 2 });
+		expect(turned.memory.order).toBeUndefined();
+		expect(turned.memory.unread).toEqual([]);
+	});
+
+	it('newest first: warns when the list no longer shows any record seen before', async () => {
+		const first = await poll(newestFirst(1, 4), undefined, { pageSize: 2 });
+		const lost = await poll(newestFirst(10, 12), first.memory, { pageSize: 2 });
+		expect(emitted(lost)).toEqual(['n12', 'n11', 'n10']);
+		expect(lost.warning).toContain('the newest was n4');
+		const empty = await poll([], first.memory, { pageSize: 2 });
+		expect(empty.warning).toBeUndefined();
+	});
+
+	it('oldest first: goes on where the last poll stopped, emitting every new record once, in order', async () => {
+		const first = await poll(range(1, 10, true), undefined, { pageSize: 2 });
+		expect(first.memory.newestPage).toEqual({ qs: { page: 5 } });
+		let memory = first.memory;
+		const emittedIds: string[] = [];
+		const asked: unknown[] = [];
+		for (let round = 0; round < 5; round++) {
+			const next = await shortPoll(range(1, 15, true), memory);
+			emittedIds.push(...(emitted(next) as string[]));
+			asked.push(...next.fetched);
+			memory = next.memory;
+		}
+		expect(emittedIds).toEqual(['r11', 'r12', 'r13', 'r14', 'r15']);
+		expect(asked).toEqual([5, 6, 7, 8, 8].map((page) => ({ qs: { page } })));
+		expect(memory.resumeAt).toBeUndefined();
+		expect(memory.newestPage).toEqual({ qs: { page: 8 } });
+		expect((memory.seenIds as string[]).slice(0, 3)).toEqual(['r15', 'r14', 'r13']);
+	});
+
+	it('oldest first: reads from the start when the remembered page no longer starts with a record seen before', async () => {
+		const first = await poll(range(1, 6, true), undefined, { pageSize: 2 });
+		const shifted = [...range(3, 6, true), ...range(7, 8, true)];
+		const { list, fetched } = listOf(shifted, { pageSize: 2 });
+		const next = await pollNewRecords(list, first.memory, CONFIGURATION, []);
+		expect(fetched).toEqual([
+			{ qs: { page: 3 } },
+			undefined,
+			{ qs: { page: 2 } },
+			{ qs: { page: 3 } },
+		]);
+		expect(emitted(next)).toEqual(['r7', 'r8']);
+		expect(next.memory.newestPage).toEqual({ qs: { page: 3 } });
+
+		// Without time for the list's start, it forgets the page and reads from the start next time.
+		const short = await shortPoll(shifted, first.memory);
+		expect(short.records).toEqual([]);
+		expect(short.memory.newestPage).toBeUndefined();
+		expect(short.memory.order).toBe('oldestFirst');
+		const after = await poll(shifted, short.memory, { pageSize: 2 });
+		expect(emitted(after)).toEqual(['r7', 'r8']);
+	});
+
+	it('oldest first: a stale remembered page makes the poll read from the start', async () => {
+		const first = await poll(range(1, 4, true), undefined, { pageSize: 2 });
+		const stale = { ...first.memory, newestPage: { qs: { cursor: 'gone' } } };
+		const { list, fetched } = listOf(range(1, 5, true), { pageSize: 2 });
+		const next = await pollNewRecords(list, stale, CONFIGURATION, []);
+		expect(fetched[0]).toEqual({ qs: { cursor: 'gone' } });
+		expect(fetched[1]).toBeUndefined();
+		expect(emitted(next)).toEqual(['r5']);
+		expect(next.warning).toBeUndefined();
+	});
+
+	it('oldest first: a read cut short that finds nothing seen before counts only records dated after the newest seen', async () => {
+		const first = await poll(range(1, 2, true), undefined, { pageSize: 2 });
+		const moved = [...range(10, 13, true), { id: 'late', createdAt: 1 }];
+		const cut = await shortPoll(moved, { ...first.memory, newestPage: undefined });
+		expect(cut.memory.unfinishedRead).toEqual({ from: { qs: { page: 2 } }, newAfter: 1002 });
+		expect(emitted(cut)).toEqual(['r10', 'r11']);
+		const rest = await poll(moved, cut.memory, { pageSize: 2 });
+		expect(emitted(rest)).toEqual(['r12', 'r13']);
+		expect(rest.memory.unfinishedRead).toBeUndefined();
+		expect(rest.memory.newestPage).toEqual({ qs: { page: 3 } });
+		expect(rest.warning).toBeUndefined();
+	});
+
+	it('order unknown: goes on where a poll stopped, and watches the list end it reads', async () => {
+		const list = opaque(6);
+		const first = await poll(list, undefined, { pageSize: 2 });
+		expect(first.memory.order).toBeUndefined();
+		const grown = [...list, ...plain('new')];
+		const cut = await shortPoll(grown, first.memory);
+		expect(cut.memory.resumeAt).toEqual({ qs: { page: 2 } });
+		expect(cut.records).toEqual([]);
+		let memory = cut.memory;
+		const emittedIds: string[] = [];
+		for (let round = 0; round < 3; round++) {
+			const next = await shortPoll(grown, memory);
+			emittedIds.push(...(emitted(next) as string[]));
+			memory = next.memory;
+		}
+		expect(emittedIds).toEqual(['new']);
+		expect(memory.resumeAt).toBeUndefined();
+		expect(memory.order).toBeUndefined();
+	});
+
+	it('order unknown: a whole list holding none of the records seen before emits those newer than them and warns', async () => {
+		const first = await poll(opaque(3), undefined);
+		const lost = await poll(plain('x_1', 'x_2'), first.memory);
+		expect(emitted(lost)).toEqual(['x_1', 'x_2']);
+		expect(lost.warning).toContain('the newest was');
+		expect((await poll([], first.memory)).warning).toBeUndefined();
+	});
+
+	it('the first poll of an empty list emits everything that appears next', async () => {
+		const first = await poll([]);
+		expect(first.memory).toEqual({
+			fingerprint: expect.stringMatching(/^[0-9a-f]{32}$/) as string,
+			seenIds: [],
+			refusedIds: [],
+			unread: [],
+		});
+		const next = await poll(plain('b', 'a'), first.memory);
+		expect(emitted(next)).toEqual(['b', 'a']);
+		expect(next.warning).toBeUndefined();
+	});
+});
+
+describe('new record test event', () => {
+	it('reads only from the page that held the newest records of an oldest-first list', async () => {
+		const first = await poll(range(1, 6, true), undefined, { pageSize: 2 });
+		const { list, fetched } = listOf(range(1, 7, true), { pageSize: 2 });
+		expect(await newestNewRecord(list, first.memory, CONFIGURATION, [])).toEqual({
+			id: 'r7',
+			createdAt: 1007,
+		});
+		expect(fetched).toEqual([{ qs: { page: 3 } }, { qs: { page: 4 } }]);
+	});
+
+	it('reads the whole list when nothing there passes the filters, and the first page of a newest-first list', async () => {
+		const first = await poll(range(1, 6, true), undefined, { pageSize: 2 });
+		const list = range(1, 6, true).map((record, index) => ({ ...record, open: index === 0 }));
+		const open = [{ fields: ['open'], values: ['true'] }];
+		const whole = listOf(list, { pageSize: 2 });
+		expect(await newestNewRecord(whole.list, first.memory, CONFIGURATION, open)).toMatchObject({
+			id: 'r1',
+		});
+		expect(whole.fetched).toHaveLength(4);
+
+		const newest = listOf(newestFirst(1, 6), { pageSize: 2 });
+		expect(await newestNewRecord(newest.list, undefined, CONFIGURATION, [])).toMatchObject({
+			id: 'n6',
+		});
+		expect(newest.fetched).toEqual([undefined]);
+
+		const stale = listOf(range(1, 6, true), { pageSize: 2 });
+		const gone = { ...first.memory, newestPage: { qs: { cursor: 'gone' } } };
+		expect(await newestNewRecord(stale.list, gone, CONFIGURATION, open)).toBeUndefined();
+	});
+});

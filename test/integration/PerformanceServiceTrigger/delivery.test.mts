@@ -7,7 +7,6 @@ import {
 } from 'n8n-workflow';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 
-import { SECRETS_REUSED_FOR_MS } from '../../../nodes/PerformanceService/trigger/signingSecrets.ts';
 import { PERFORMANCE_EVENT_TYPES as EVENT_TYPES } from '../../../nodes/PerformanceService/transport/serviceValues.ts';
 import {
 	epochMillis,
@@ -28,6 +27,8 @@ import {
 const SECRET = 'whsec_current_3c1f0a9e77d2';
 const PREVIOUS = 'whsec_previous_81b4e6d20c5a';
 const TRIGGER = 'Performance Service Trigger';
+/** How long the README says a process reuses the signing secrets it read: 2 s. */
+const SECRETS_REUSED_FOR_MS = 2_000;
 
 const listeners: WebhookListener[] = [];
 

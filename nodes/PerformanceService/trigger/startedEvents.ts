@@ -34,7 +34,7 @@ const DIGEST_CHARS = 12;
 export function eventDigest(body: IDataObject, rawBody: Buffer): string {
 	const hash = createHash('sha256');
 	const { id } = body;
-	if ((typeof id === 'string' && id !== '') || (typeof id === 'number' && Number.isFinite(id))) {
+	if ((typeof id === 'string' && id !== '') || Number.isFinite(id)) {
 		hash.update(`id:${String(id)}`);
 	} else {
 		hash.update('body:').update(rawBody);
@@ -53,16 +53,18 @@ interface Batch {
 
 const countOf = (batch: Batch): number => batch.digests.length / DIGEST_CHARS;
 
-/** `"<added>.<first>.<newest>.<digests>"` as a batch, undefined where it is none. */
+/** `"<added>.<first>.<newest>.<digests>"` as a batch of at least one event, else undefined. */
 function parseBatch(value: unknown): Batch | undefined {
-	const parts = typeof value === 'string' ? value.split('.') : [];
-	if (parts.length !== 4 || parts[0] === '') return undefined;
-	const [added, first, newest] = parts.slice(0, 3).map(Number);
-	const batch = { added, first, newest, digests: parts[3] };
+	if (typeof value !== 'string') return undefined;
+	const parts = value.split('.');
+	const [added, first, newest] = parts.map(Number);
+	const batch = { added, first, newest, digests: parts[3] ?? '' };
 	const valid =
+		parts.length === 4 &&
 		[added, first, newest].every(Number.isSafeInteger) &&
 		newest >= first &&
 		batch.digests.length % DIGEST_CHARS === 0 &&
+		countOf(batch) > 0 &&
 		added >= countOf(batch);
 	return valid ? batch : undefined;
 }
@@ -110,8 +112,7 @@ export class NodeEvents {
 	storedLacksKnown(stored: unknown): boolean {
 		const values = asObject(stored);
 		return [...this.batches].some(
-			([batchId, batch]) =>
-				countOf(batch) > 0 && (parseBatch(values[batchId])?.added ?? -1) < batch.added,
+			([batchId, batch]) => (parseBatch(values[batchId])?.added ?? 0) < batch.added,
 		);
 	}
 
@@ -167,10 +168,10 @@ export class NodeEvents {
 		});
 	}
 
-	/** Drops a batch's first `count` digests; an emptied batch goes unless this process adds to it. */
+	/** Drops a batch's first `count` digests; an emptied batch goes (this process then starts a new one). */
 	private dropOldest(batchId: string, batch: Batch, count: number): void {
 		const digests = batch.digests.slice(count * DIGEST_CHARS);
-		if (digests === '' && batchId !== this.batchId) this.batches.delete(batchId);
+		if (digests === '') this.batches.delete(batchId);
 		else this.batches.set(batchId, { ...batch, digests });
 	}
 
@@ -182,16 +183,16 @@ export class NodeEvents {
 			else this.dropOldest(batchId, batch, countOf(batch));
 		}
 		while (count > MAX_STARTED_EVENTS) {
-			const [batchId, oldest] = [...this.batches]
-				.filter(([, batch]) => countOf(batch) > 0)
-				.reduce((a, b) => (b[1].newest < a[1].newest ? b : a));
+			const [batchId, oldest] = [...this.batches].reduce((a, b) =>
+				b[1].newest < a[1].newest ? b : a,
+			);
 			const drop = Math.min(count - MAX_STARTED_EVENTS, countOf(oldest));
 			this.dropOldest(batchId, oldest, drop);
 			count -= drop;
 		}
 		const value: IDataObject = {};
 		for (const [batchId, { added, first, newest, digests }] of this.batches)
-			if (digests !== '') value[batchId] = `${added}.${first}.${newest}.${digests}`;
+			value[batchId] = `${added}.${first}.${newest}.${digests}`;
 		return value;
 	}
 }

@@ -97,6 +97,18 @@ describe('Performance Service Trigger: accepted deliveries', () => {
 		},
 	);
 
+	it('accepts a body of exactly 1 MiB, the most a delivery may have', async () => {
+		listener ??= await listen();
+		const base = eventBody('site.added', { padding: '' });
+		const padding = 'x'.repeat(1024 * 1024 - base.length);
+		const body = base.replace('"padding":""', `"padding":"${padding}"`);
+		expect(Buffer.byteLength(body)).toBe(1024 * 1024);
+		const answer = await postDelivery(listener.url, { body, secret: SECRET });
+		expect(answer).toEqual({ status: 200, body: { received: true } });
+		await listener.waitForCalls(1);
+		expect(listener.runs()).toHaveLength(1);
+	});
+
 	it('verifies the exact bytes: whitespace and non-ASCII characters included', async () => {
 		listener ??= await listen();
 		const body =

@@ -38,9 +38,22 @@ describe('event digest', () => {
 			);
 		}
 		// A body whose text is an id does not collide with that id.
-		expect(eventDigest({}, Buffer.from('evt_1'))).not.toBe(
+		expect(eventDigest({}, Buffer.from('id:evt_1'))).not.toBe(
 			eventDigest({ id: 'evt_1' }, Buffer.from('{}')),
 		);
+	});
+});
+
+describe('the memory of one n8n process', () => {
+	it('keeps the 1,000 trigger nodes used most recently', () => {
+		const memory = new ProcessMemory();
+		const first = memory.of('wf', 'node0');
+		for (let node = 1; node < 1_000; node++) memory.of('wf', `node${node}`);
+		expect(memory.of('wf', 'node0')).toBe(first);
+		memory.of('wf', 'node1000');
+		expect(memory.size).toBe(1_000);
+		expect(memory.of('wf', 'node0')).toBe(first);
+		expect(memory.has('wf\nnode1')).toBe(false);
 	});
 });
 
@@ -165,9 +178,90 @@ describe("one process's memory of a trigger node", () => {
 			threeParts: `5.7.${'A'.repeat(12)}`,
 			odd: '1.2.3.4',
 			backwards: `1.9.8.${A}`,
+			fiveParts: `1.2.3.${A}.${B}`,
+			notSafe: `1.2.99999999999999999999.${A}`,
+			fewerAddedThanHeld: `1.2.3.${A}${B}`,
+			empty: '0.2.3.',
 			good: `2.3.4.${B}${C}`,
 		});
 		expect(loaded.valueToStore(0)).toEqual({ good: `2.3.4.${B}${C}` });
+	});
+
+	it('ignores a stored value that is not an object of batches', async () => {
+		const events = nodeEvents('wf', 'node');
+		for (const stored of [null, undefined, 'text', 7, [`1.2.${NOW}.${A}`]]) {
+			events.loadStored(stored);
+			expect(events.storedLacksKnown(stored)).toBe(false);
+		}
+		expect(events.valueToStore(NOW - 60)).toEqual({});
+		expect(await events.reserve(A, NOW - 60)).toBeDefined();
+	});
+
+	it('tells a digest only at its own 12 characters, not across two', async () => {
+		const events = nodeEvents('wf', 'node');
+		await start(events, 'abcdefghijkl', NOW);
+		await start(events, 'mnopqrstuvwx', NOW);
+		expect(await events.reserve('ghijklmnopqr', NOW - 60)).toBeDefined();
+		expect(await events.reserve('mnopqrstuvwx', NOW - 60)).toBeUndefined();
+	});
+
+	it('says what a stored value lacks: a batch it does not hold, or holds with fewer events', async () => {
+		const events = nodeEvents('wf', 'node');
+		await start(events, A, NOW);
+		const one = events.valueToStore(NOW - 60);
+		expect(events.storedLacksKnown({})).toBe(true);
+		expect(events.storedLacksKnown(undefined)).toBe(true);
+		expect(events.storedLacksKnown(one)).toBe(false);
+		// Another process's batch, stored alongside: only this process's batch decides.
+		events.loadStored({ other: `1.${NOW}.${NOW}.${B}` });
+		expect(events.storedLacksKnown({ ...one, other: `1.${NOW}.${NOW}.${B}` })).toBe(false);
+		expect(events.storedLacksKnown({ other: `1.${NOW}.${NOW}.${B}` })).toBe(true);
+		// Once the window has passed, nothing is known and nothing is lacking.
+		events.valueToStore(NOW + 10);
+		expect(events.storedLacksKnown({})).toBe(false);
+	});
+
+	it('keeps the longer copy of a batch when another process stored the same count with fewer events', () => {
+		const events = nodeEvents('wf', 'node');
+		events.loadStored({ x: `3.${NOW}.${NOW}.${A}${B}${C}` });
+		events.loadStored({ x: `3.${NOW}.${NOW}.${C}` });
+		expect(events.valueToStore(NOW - 60)).toEqual({ x: `3.${NOW}.${NOW}.${A}${B}${C}` });
+	});
+
+	it('ignores a late release, and does not add an event another process already started', async () => {
+		const events = nodeEvents('wf', 'node');
+		const first = await events.reserve(A, NOW - 60);
+		events.release(A, first!, false, NOW);
+		const second = await events.reserve(A, NOW - 60);
+		events.release(A, first!, true, NOW);
+		expect(events.valueToStore(NOW - 60)).toEqual({});
+		events.release(A, second!, false, NOW);
+
+		const third = await events.reserve(B, NOW - 60);
+		events.loadStored({ other: `1.${NOW}.${NOW}.${B}` });
+		events.release(B, third!, true, NOW);
+		expect(events.valueToStore(NOW - 60)).toEqual({ other: `1.${NOW}.${NOW}.${B}` });
+	});
+
+	it(`forgets only as many of the oldest batch's events as exceed ${MAX_STARTED_EVENTS}, wherever that batch is listed`, () => {
+		const events = nodeEvents('wf', 'node');
+		const digests = (prefix: string, count: number): string =>
+			Array.from({ length: count }, (_, index) => `${prefix}${index}`.padEnd(12, '-')).join('');
+		const stored = {
+			newer: `498.${NOW}.${NOW}.${digests('n', 498)}`,
+			...Object.fromEntries(
+				Array.from({ length: 9 }, (_, batch) => [
+					`mid${batch}`,
+					`500.${NOW - 10}.${NOW - 10}.${digests(`m${batch}-`, 500)}`,
+				]),
+			),
+			oldest: `3.${NOW - 20}.${NOW - 20}.${A}${B}${C}`,
+		};
+		events.loadStored(stored);
+		const value = events.valueToStore(NOW - 60);
+		expect(value.oldest).toBe(`3.${NOW - 20}.${NOW - 20}.${B}${C}`);
+		expect(value.newer).toBe(stored.newer);
+		expect(readStoredEvents(value).size).toBe(MAX_STARTED_EVENTS);
 	});
 
 	it('keeps every stored string small: a new batch every 500 events, read by another process as it grows', async () => {

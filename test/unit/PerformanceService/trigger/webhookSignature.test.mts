@@ -145,6 +145,27 @@ describe('verifyDelivery', () => {
 		expect(reasonOf({ ...good, timestamp: String(NOW_MS / 1000 - 1) })).toBe('signature_mismatch');
 	});
 
+	it('takes no blank secret as a key, and reports the first secret that matched', () => {
+		expect(reasonOf(signed({}, '   '), options({ secrets: [SECRET, '   '] }))).toBe(
+			'signature_mismatch',
+		);
+		expect(verifyDelivery(signed(), options({ secrets: [SECRET, SECRET] }))).toMatchObject({
+			ok: true,
+			secretIndex: 0,
+		});
+		expect(verifyDelivery(signed(), options({ secrets: ['', SECRET] }))).toMatchObject({
+			ok: true,
+			secretIndex: 1,
+		});
+	});
+
+	it('takes a signature of exactly 64 hex digits, nothing appended', () => {
+		const delivery = signed();
+		expect(reasonOf({ ...delivery, signature: `${delivery.signature}0` })).toBe(
+			'malformed_signature',
+		);
+	});
+
 	it('accepts the previous secret during a rotation and says which secret matched', () => {
 		const rotation = options({ secrets: [SECRET, PREVIOUS] });
 		expect(verifyDelivery(signed({}, SECRET), rotation)).toMatchObject({

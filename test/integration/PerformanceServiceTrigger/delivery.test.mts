@@ -387,6 +387,18 @@ describe('Performance Service Trigger: replay window', () => {
 		expect(fresh.status).toBe(200);
 	});
 
+	it('keeps the 300 s window when the tolerance is negative or not a number', async () => {
+		for (const timestampTolerance of [-5, 'soon']) {
+			const listener = await listen({ options: { timestampTolerance } });
+			const stale = await postDelivery(listener.url, {
+				body: eventBody('alert.opened'),
+				secret: SECRET,
+				timestamp: epochSeconds(-301),
+			});
+			expect(stale.body).toMatchObject({ error: 'timestamp_too_old' });
+		}
+	});
+
 	it.each([
 		['seconds', epochSeconds, -86_400 * 365],
 		['milliseconds', epochMillis, -86_400 * 365],

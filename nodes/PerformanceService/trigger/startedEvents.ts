@@ -58,7 +58,7 @@ function parseBatch(value: unknown): Batch | undefined {
 	if (typeof value !== 'string') return undefined;
 	const parts = value.split('.');
 	const [added, first, newest] = parts.map(Number);
-	const batch = { added, first, newest, digests: parts[3] ?? '' };
+	const batch = { added, first, newest, digests: parts[3] };
 	const valid =
 		parts.length === 4 &&
 		[added, first, newest].every(Number.isSafeInteger) &&

@@ -239,14 +239,11 @@ async function verifyWithCredential(
 	const known = id === undefined ? undefined : secretReads.get(id);
 	const reused = known !== undefined && nowMs - known.startedAtMs < SECRETS_REUSED_FOR_MS;
 	const read = reused ? known : readSecrets(ctx, id, nowMs);
-	const verification = verifyDelivery(delivery, {
-		secrets: await read.secrets,
-		toleranceSeconds,
-		nowMs,
-	});
+	const window = { toleranceSeconds, nowMs };
+	const verification = verifyDelivery(delivery, { ...window, secrets: await read.secrets });
 	if (!reused || verification.ok || verification.reason !== 'signature_mismatch')
 		return verification;
 	const newer = secretReads.get(id!);
 	const again = newer && newer !== read ? newer : readSecrets(ctx, id, Date.now());
-	return verifyDelivery(delivery, { secrets: await again.secrets, toleranceSeconds, nowMs });
+	return verifyDelivery(delivery, { ...window, secrets: await again.secrets });
 }

@@ -7,10 +7,9 @@ import {
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { handleDelivery } from './trigger/delivery';
+import { assertSigningSecret, handleDelivery } from './trigger/delivery';
 import { RECORDED_BEFORE_ANSWER } from './trigger/n8nWebhookContract';
 import { triggerProperties } from './trigger/triggerProperties';
-import { assertSigningSecret } from './trigger/signingSecrets';
 
 export class PerformanceServiceTrigger implements INodeType {
 	description: INodeTypeDescription = {

@@ -4,11 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 
-import {
-	eventDigest,
-	readStoredEvents,
-	STATIC_DATA_FIELD,
-} from '../../nodes/PerformanceService/trigger/startedEvents.ts';
+import { eventDigest } from '../../nodes/PerformanceService/trigger/startedEvents.ts';
+import { readStoredEvents, STATIC_DATA_FIELD } from '../support/harness/startedEvents.mts';
 import { SECRET } from '../support/n8n/eventBatch.mts';
 import type { Event, Workload } from '../support/n8n/eventBatch.mts';
 import { sqliteStore } from '../support/n8n/executionStore.mts';

@@ -1,43 +1,57 @@
-import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import {
+	NodeOperationError,
+	type IDataObject,
+	type IHookFunctions,
+	type IWebhookFunctions,
+	type IWebhookResponseData,
+} from 'n8n-workflow';
 
-import { readHeader } from '../../shared/http/headers';
+import { PERFORMANCE_SERVICE } from '../transport';
+import { reserveEventStart } from './n8nWebhookContract';
 import {
 	DEFAULT_TOLERANCE_SECONDS,
 	SIGNATURE_HEADER,
 	TIMESTAMP_HEADER,
 	verifyDelivery,
 	type SignedDelivery,
+	type VerificationFailure,
 	type VerificationResult,
 } from './webhookSignature';
-import { ALL_EVENTS, DEFAULT_DUPLICATE_WINDOW_HOURS } from './triggerProperties';
-import { reserveEventStart } from './n8nWebhookContract';
-import { reject, reply, type DeliveryResponse } from './rejections';
-import { signingSecretsFor } from './signingSecrets';
+
+export const ALL_EVENTS = '*';
+/** Long enough for the service's 5 attempts with backoff. */
+export const DEFAULT_DUPLICATE_WINDOW_HOURS = 24;
 
 /**
  * The service's events are a few kilobytes; a larger body is refused before the HMAC is computed,
  * so that unsigned junk cannot make the trigger hash megabytes.
  */
-export const MAX_DELIVERY_BYTES = 1024 * 1024;
+const MAX_DELIVERY_BYTES = 1024 * 1024;
 
-/** What n8n's request object offers: `rawBody` holds the exact bytes received. */
-interface DeliveryRequest {
-	rawBody?: unknown;
-	readRawBody?: () => Promise<void>;
-}
+/** Status and short reason of each rejection; they name no secret and no expected signature. */
+const REJECTIONS = {
+	no_signing_secret: [
+		401,
+		'No webhook signing secret is set on the credential, so no delivery is accepted.',
+	],
+	missing_timestamp: [401, 'The X-Service-Webhook-Timestamp header is missing.'],
+	missing_signature: [401, 'The X-Service-Webhook-Signature header is missing.'],
+	malformed_timestamp: [401, 'The timestamp header must be 1 to 15 digits.'],
+	malformed_signature: [401, 'The signature header must be 64 lower-case hex digits.'],
+	signature_mismatch: [401, 'The signature does not match the timestamp and body.'],
+	timestamp_too_old: [401, 'The timestamp is older than the tolerance allows.'],
+	timestamp_in_future: [401, 'The timestamp is further in the future than the tolerance allows.'],
+	body_unavailable: [401, 'The raw request body is not available to verify.'],
+	payload_too_large: [
+		413,
+		'The body is larger than the 1 MiB a delivery may have; it was not verified.',
+	],
+	invalid_json: [400, 'The verified body is not a JSON object.'],
+	credential_unavailable: [500, 'The trigger could not read its credential.'],
+	internal_error: [500, 'The delivery could not be processed.'],
+} satisfies Record<VerificationFailure, [number, string]> & Record<string, [number, string]>;
 
-interface TriggerOptions {
-	timestampTolerance?: unknown;
-	includeDeliveryHeaders?: unknown;
-	duplicateWindowHours?: unknown;
-}
-
-interface Settings {
-	events: string[];
-	toleranceSeconds: number;
-	includeDeliveryHeaders: boolean;
-	duplicateWindowSeconds: number;
-}
+type Response = ReturnType<IWebhookFunctions['getResponseObject']>;
 
 /**
  * Handles one delivery. Rejections, duplicates and unselected events are answered here at once
@@ -45,7 +59,7 @@ interface Settings {
  * answered by n8n only once it has created the execution: a 2xx means the event is recorded.
  */
 export async function handleDelivery(ctx: IWebhookFunctions): Promise<IWebhookResponseData> {
-	const res = ctx.getResponseObject() as DeliveryResponse;
+	const res = ctx.getResponseObject();
 	try {
 		return await receive(ctx, res);
 	} catch (error) {
@@ -54,10 +68,26 @@ export async function handleDelivery(ctx: IWebhookFunctions): Promise<IWebhookRe
 	}
 }
 
+/** Answers the request now (a rejection, a duplicate, an event not selected): no workflow starts. */
+function reply(res: Response, status: number, body: IDataObject): IWebhookResponseData {
+	if (!res.headersSent) {
+		res.statusCode = status;
+		res.setHeader('Content-Type', 'application/json; charset=utf-8');
+		res.setHeader('Cache-Control', 'no-store');
+		res.end(JSON.stringify(body));
+	}
+	return { noWebhookResponse: true };
+}
+
+function reject(res: Response, reason: keyof typeof REJECTIONS): IWebhookResponseData {
+	const [status, message] = REJECTIONS[reason];
+	return reply(res, status, { error: reason, message });
+}
+
 /** Logs what went wrong (never a secret) and answers with the rejection. */
 function failed(
 	ctx: IWebhookFunctions,
-	res: DeliveryResponse,
+	res: Response,
 	reason: 'internal_error' | 'credential_unavailable',
 	what: string,
 	error: unknown,
@@ -69,32 +99,39 @@ function failed(
 	return reject(res, reason);
 }
 
-/** Verify, parse, filter, reserve the event, build the item: each step may answer at once. */
-async function receive(
-	ctx: IWebhookFunctions,
-	res: DeliveryResponse,
-): Promise<IWebhookResponseData> {
-	const receivedAt = new Date();
-	const settings = readSettings(ctx);
+/** A non-negative number, else the fallback (never "off" by accident). */
+function nonNegative(value: unknown, fallback: number): number {
+	const number = Number(value ?? fallback);
+	return Number.isFinite(number) && number >= 0 ? number : fallback;
+}
 
-	const rawBody = await readRawBody(ctx.getRequestObject() as DeliveryRequest);
-	if (!rawBody) return reject(res, 'body_unavailable');
+/** A header or credential field as text ('' when absent). Node.js joins a header sent twice with ", ". */
+const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+
+/** Verify, parse, filter, reserve the event, build the item: each step may answer at once. */
+async function receive(ctx: IWebhookFunctions, res: Response): Promise<IWebhookResponseData> {
+	const receivedAt = new Date();
+	const events = ctx.getNodeParameter('events', [ALL_EVENTS]) as unknown;
+	const options = ctx.getNodeParameter('options', {}) as IDataObject;
+
+	// The exact request bytes; n8n reads them before the node runs (`readRawBody` if it did not).
+	const request = ctx.getRequestObject();
+	if (!Buffer.isBuffer(request.rawBody) && typeof request.readRawBody === 'function')
+		await request.readRawBody();
+	const rawBody = request.rawBody;
+	if (!Buffer.isBuffer(rawBody)) return reject(res, 'body_unavailable');
 	if (rawBody.length > MAX_DELIVERY_BYTES) return reject(res, 'payload_too_large');
 
 	const headers = ctx.getHeaderData() as IDataObject;
 	const delivery: SignedDelivery = {
-		timestamp: readHeader(headers, TIMESTAMP_HEADER),
-		signature: readHeader(headers, SIGNATURE_HEADER),
+		timestamp: text(headers[TIMESTAMP_HEADER]),
+		signature: text(headers[SIGNATURE_HEADER]),
 		rawBody,
 	};
+	const tolerance = nonNegative(options.timestampTolerance, DEFAULT_TOLERANCE_SECONDS);
 	let verification: VerificationResult;
 	try {
-		verification = await verifyAgainstCredential(
-			ctx,
-			delivery,
-			settings.toleranceSeconds,
-			receivedAt.getTime(),
-		);
+		verification = await verifyWithCredential(ctx, delivery, tolerance, receivedAt.getTime());
 	} catch (error) {
 		return failed(ctx, res, 'credential_unavailable', 'could not read its credential', error);
 	}
@@ -105,103 +142,108 @@ async function receive(
 		return reject(res, verification.reason);
 	}
 
-	const body = parseJsonObject(rawBody);
-	if (!body) return reject(res, 'invalid_json');
-
-	if (!isSelected(settings.events, eventTypeOf(body))) {
-		return reply(res, 200, { received: true, ignored: 'event_not_selected' });
-	}
-	const accept = await reserveEventStart(ctx, {
-		body,
-		rawBody,
-		windowSeconds: settings.duplicateWindowSeconds,
-		receivedAtMs: receivedAt.getTime(),
-	});
-	if (!accept) return reply(res, 200, { received: true, duplicate: true });
-
-	return accept(
-		settings.includeDeliveryHeaders
-			? withDelivery(body, headers, receivedAt, verification.secretIndex)
-			: body,
-	);
-}
-
-/** A non-negative number, else the fallback (never "off" by accident). */
-function nonNegative(value: unknown, fallback: number): number {
-	const number = Number(value ?? fallback);
-	return Number.isFinite(number) && number >= 0 ? number : fallback;
-}
-
-function readSettings(ctx: IWebhookFunctions): Settings {
-	const events = ctx.getNodeParameter('events', [ALL_EVENTS]) as unknown;
-	const options = ctx.getNodeParameter('options', {}) as TriggerOptions;
-	return {
-		events: Array.isArray(events) ? events.map(String) : [String(events)],
-		toleranceSeconds: nonNegative(options.timestampTolerance, DEFAULT_TOLERANCE_SECONDS),
-		includeDeliveryHeaders: options.includeDeliveryHeaders === true,
-		duplicateWindowSeconds:
-			nonNegative(options.duplicateWindowHours, DEFAULT_DUPLICATE_WINDOW_HOURS) * 3600,
-	};
-}
-
-/** The exact request bytes; n8n reads them before the node runs (`readRawBody` if it did not). */
-async function readRawBody(request: DeliveryRequest): Promise<Buffer | undefined> {
-	if (!Buffer.isBuffer(request.rawBody) && typeof request.readRawBody === 'function') {
-		await request.readRawBody();
-	}
-	return Buffer.isBuffer(request.rawBody) ? request.rawBody : undefined;
-}
-
-/** Secrets that verify nothing make it read the credential again: the user may just have rotated the secret. */
-async function verifyAgainstCredential(
-	ctx: IWebhookFunctions,
-	delivery: SignedDelivery,
-	toleranceSeconds: number,
-	receivedAtMs: number,
-): Promise<VerificationResult> {
-	const options = { toleranceSeconds, nowMs: receivedAtMs };
-	const read = await signingSecretsFor(ctx, receivedAtMs);
-	const verification = verifyDelivery(delivery, { ...options, secrets: read.secrets });
-	if (verification.ok || verification.reason !== 'signature_mismatch' || read.readForThisCall)
-		return verification;
-	const newer = await signingSecretsFor(ctx, Date.now(), read.number);
-	return verifyDelivery(delivery, { ...options, secrets: newer.secrets });
-}
-
-function parseJsonObject(rawBody: Buffer): IDataObject | undefined {
+	let body: unknown;
 	try {
-		const parsed: unknown = JSON.parse(rawBody.toString('utf8'));
-		return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)
-			? (parsed as IDataObject)
-			: undefined;
+		body = JSON.parse(rawBody.toString('utf8'));
 	} catch {
-		return undefined;
+		// Not JSON: answered as invalid below.
 	}
-}
+	if (body === null || typeof body !== 'object' || Array.isArray(body))
+		return reject(res, 'invalid_json');
+	const json = body as IDataObject;
 
-/** The body's `type`, else its `event`. */
-function eventTypeOf(body: IDataObject): string | undefined {
-	if (typeof body.type === 'string') return body.type;
-	return typeof body.event === 'string' ? body.event : undefined;
-}
+	// The event type is the body's `type`, else its `event`.
+	const type = typeof json.type === 'string' ? json.type : json.event;
+	const selected = (Array.isArray(events) ? events : [events]).map(String);
+	if (!selected.includes(ALL_EVENTS) && !(typeof type === 'string' && selected.includes(type)))
+		return reply(res, 200, { received: true, ignored: 'event_not_selected' });
 
-function isSelected(events: string[], type: string | undefined): boolean {
-	return events.includes(ALL_EVENTS) || (type !== undefined && events.includes(type));
-}
-
-/** The body plus `_delivery`: the request headers, the receive time and which secret verified it. */
-function withDelivery(
-	body: IDataObject,
-	headers: IDataObject,
-	receivedAt: Date,
-	secretIndex: number,
-): IDataObject {
-	return {
-		...body,
+	const windowSeconds =
+		nonNegative(options.duplicateWindowHours, DEFAULT_DUPLICATE_WINDOW_HOURS) * 3600;
+	const accept = await reserveEventStart(ctx, json, rawBody, windowSeconds, receivedAt.getTime());
+	if (!accept) return reply(res, 200, { received: true, duplicate: true });
+	if (options.includeDeliveryHeaders !== true) return accept(json);
+	return accept({
+		...json,
 		_delivery: {
 			headers: { ...headers },
 			receivedAt: receivedAt.toISOString(),
-			signedWith: secretIndex === 0 ? 'current' : 'previous',
+			signedWith: verification.secretIndex === 0 ? 'current' : 'previous',
 		},
-	};
+	});
+}
+
+/**
+ * The secrets a delivery may be signed with: the current one, then the previous one (for
+ * rotation), exactly as entered (the HMAC key is the bytes the service was given). Empty when the
+ * current secret is not set: then nothing is accepted, whatever the previous field holds.
+ */
+async function readSigningSecrets(ctx: IWebhookFunctions | IHookFunctions): Promise<string[]> {
+	const credentials = await ctx.getCredentials(PERFORMANCE_SERVICE.credentialType);
+	const current = text(credentials.webhookSigningSecret);
+	const previous = text(credentials.previousWebhookSigningSecret);
+	if (current.trim() === '') return [];
+	return previous.trim() === '' || previous === current ? [current] : [current, previous];
+}
+
+/** Fails activation (and "Listen for test event") while the credential has no signing secret. */
+export async function assertSigningSecret(ctx: IHookFunctions): Promise<void> {
+	if ((await readSigningSecrets(ctx)).length > 0) return;
+	throw new NodeOperationError(
+		ctx.getNode(),
+		`The "${PERFORMANCE_SERVICE.credentialName}" credential has no Webhook Signing Secret, so this trigger would reject every delivery`,
+		{
+			description:
+				'Open the credential, set "Webhook Signing Secret" to the signing secret entered next to this webhook URL in the service\'s Optimize → Integrations section, save it, and activate the workflow again.',
+		},
+	);
+}
+
+/**
+ * How long one n8n process reuses the signing secrets it read. n8n 2.x builds a V8 expression
+ * isolate and queries the database for every credential read in a webhook call; under a burst of
+ * deliveries that was a third of the trigger's cost. A secret removed from the credential is
+ * still accepted for at most this long; a new one is used at once (see `verifyWithCredential`).
+ */
+const SECRETS_REUSED_FOR_MS = 2_000;
+/** Credentials whose secrets one process remembers at most; the oldest read goes first. */
+const MAX_CREDENTIALS = 1_000;
+
+/** The newest read of each credential (by id) in this process; a read under way is shared. */
+const secretReads = new Map<string, { startedAtMs: number; secrets: Promise<string[]> }>();
+
+/** Reads the secrets and remembers the read, unless it finds no secret or fails. */
+function readSecrets(ctx: IWebhookFunctions, id: string | undefined, nowMs: number) {
+	const read = { startedAtMs: nowMs, secrets: readSigningSecrets(ctx) };
+	if (id === undefined) return read;
+	secretReads.delete(id);
+	secretReads.set(id, read);
+	if (secretReads.size > MAX_CREDENTIALS) secretReads.delete(secretReads.keys().next().value!);
+	const forget = () => secretReads.get(id) === read && secretReads.delete(id);
+	read.secrets.then((secrets) => secrets.length === 0 && forget(), forget);
+	return read;
+}
+
+/**
+ * Verifies against secrets read less than SECRETS_REUSED_FOR_MS ago. Reused secrets that verify
+ * nothing make it read the credential again (or take a read begun since): the user may just have
+ * rotated the secret.
+ */
+async function verifyWithCredential(
+	ctx: IWebhookFunctions,
+	delivery: SignedDelivery,
+	toleranceSeconds: number,
+	nowMs: number,
+): Promise<VerificationResult> {
+	const id = ctx.getNode().credentials?.[PERFORMANCE_SERVICE.credentialType]?.id || undefined;
+	const known = id === undefined ? undefined : secretReads.get(id);
+	const reused = known !== undefined && nowMs - known.startedAtMs < SECRETS_REUSED_FOR_MS;
+	const read = reused ? known : readSecrets(ctx, id, nowMs);
+	const window = { toleranceSeconds, nowMs };
+	const verification = verifyDelivery(delivery, { ...window, secrets: await read.secrets });
+	if (!reused || verification.ok || verification.reason !== 'signature_mismatch')
+		return verification;
+	const newer = secretReads.get(id!);
+	const again = newer && newer !== read ? newer : readSecrets(ctx, id, Date.now());
+	return verifyDelivery(delivery, { ...window, secrets: await again.secrets });
 }

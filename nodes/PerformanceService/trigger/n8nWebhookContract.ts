@@ -35,7 +35,7 @@ import {
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { eventDigest, nodeEvents, STATIC_DATA_FIELD, type Reservation } from './startedEvents';
+import { eventDigest, processMemory, STATIC_DATA_FIELD } from './startedEvents';
 
 /** The webhook description that selects A1: answered by n8n once the execution exists. */
 export const RECORDED_BEFORE_ANSWER = {
@@ -44,91 +44,61 @@ export const RECORDED_BEFORE_ANSWER = {
 	responseData: '',
 } as const;
 
-/** What n8n answers an accepted delivery with. */
-export const ACCEPTED_ANSWER: IDataObject = { received: true };
+/**
+ * How long a reservation whose sender went away waits for n8n to read the answer (A2), that is to
+ * have created the execution, before a retry may start the event; n8n takes well under a second.
+ */
+const RECORDING_GRACE_MS = 60_000;
 
 /** Starts the workflow with `json`, answered by n8n once the execution is recorded. */
 export type AcceptDelivery = (json: IDataObject) => IWebhookResponseData;
 
-/** The parts of n8n's response object (a Node.js ServerResponse) that tell how it was answered. */
-interface AnsweredResponse {
-	statusCode: number;
-	once?: (event: 'finish' | 'close', listener: () => void) => unknown;
-}
-
-export interface StartOnceOptions {
-	body: IDataObject;
-	rawBody: Buffer;
-	/** How long a started event is remembered; 0 turns the check off. */
-	windowSeconds: number;
-	receivedAtMs: number;
-}
-
-/** Starts the workflow without remembering the event. */
-const acceptOnly: AcceptDelivery = (json) => answerWhenRecorded(json, () => undefined);
-
 /** A2: `onRecorded` runs when n8n reads the answer, once the execution exists, before it saves. */
-function answerWhenRecorded(json: IDataObject, onRecorded: () => void): IWebhookResponseData {
+function answerWhenRecorded(json: IDataObject, onRecorded?: () => void): IWebhookResponseData {
 	const result: IWebhookResponseData = { workflowData: [[{ json }]] };
 	Object.defineProperty(result, 'webhookResponse', {
 		enumerable: true,
 		get: () => {
-			onRecorded();
-			return ACCEPTED_ANSWER;
+			onRecorded?.();
+			return { received: true };
 		},
 	});
 	return result;
 }
 
 /**
- * How long a reservation whose sender went away waits for n8n to read the answer (A2), that is to
- * have created the execution, before a retry may start the event; n8n takes well under a second.
- */
-export const RECORDING_GRACE_MS = 60_000;
-
-/**
- * A5: a non-2xx answer releases the reservation as not started (n8n created no execution); a
- * sender that went away leaves it to A2 for RECORDING_GRACE_MS.
- */
-function releaseWhenNotRecorded(res: AnsweredResponse, release: () => void): void {
-	if (typeof res.once !== 'function') return;
-	let finished = false;
-	res.once('finish', () => {
-		finished = true;
-		if (res.statusCode < 200 || res.statusCode >= 300) release();
-	});
-	res.once('close', () => {
-		if (!finished) void sleep(RECORDING_GRACE_MS).then(release);
-	});
-}
-
-/**
  * Whether a verified delivery of a selected event may start the workflow: `undefined` when this
- * trigger node already started a workflow for the same event within the window (in this process,
- * in another one, or before a restart); otherwise how to accept it.
+ * trigger node already started a workflow for the same event within `windowSeconds` (in this
+ * process, in another one, or before a restart); otherwise how to accept it. A window of 0 turns
+ * the check off.
  */
 export async function reserveEventStart(
 	ctx: IWebhookFunctions,
-	options: StartOnceOptions,
+	body: IDataObject,
+	rawBody: Buffer,
+	windowSeconds: number,
+	receivedAtMs: number,
 ): Promise<AcceptDelivery | undefined> {
 	const staticData = ctx.getWorkflowStaticData('node');
-	if (options.windowSeconds <= 0) {
+	if (windowSeconds <= 0) {
 		if (staticData[STATIC_DATA_FIELD] !== undefined) delete staticData[STATIC_DATA_FIELD];
-		return acceptOnly;
+		return answerWhenRecorded;
 	}
 	// Test runs from the editor always start: a delivery sent to the Test URL is one the user asked for.
-	if (ctx.getMode() === 'manual') return acceptOnly;
+	if (ctx.getMode() === 'manual') return answerWhenRecorded;
 
-	const now = Math.floor(options.receivedAtMs / 1000);
-	const since = now - options.windowSeconds;
-	const events = nodeEvents(ctx.getWorkflow().id ?? '', ctx.getNode().id);
+	const now = Math.floor(receivedAtMs / 1000);
+	const since = now - windowSeconds;
+	const events = processMemory.of(ctx.getWorkflow().id ?? '', ctx.getNode().id);
 	// A3: what every process saved, as this call loaded it.
 	const stored = staticData[STATIC_DATA_FIELD];
 	events.loadStored(stored);
 
-	const digest = eventDigest(options.body, options.rawBody);
-	const reservation: Reservation | undefined = await events.reserve(digest, since);
-	const listedAtSave = (onSave?: () => void): IDataObject =>
+	const digest = eventDigest(body, rawBody);
+	const reservation = await events.reserve(digest, since);
+	// A3: listed when n8n saves, so the save holds every event this process knows by then, also
+	// those whose own saves came a moment earlier.
+	const listedAtSave = (onSave?: () => void) =>
 		({
 			toJSON: (): IDataObject => {
 				onSave?.();
@@ -142,22 +112,25 @@ export async function reserveEventStart(
 		return undefined;
 	}
 
-	const started = (): void => events.release(digest, reservation, true, now);
-	releaseWhenNotRecorded(ctx.getResponseObject() as unknown as AnsweredResponse, () =>
-		events.release(digest, reservation, false, now),
-	);
-	// A3: listed when n8n saves, so the save holds every event this process knows by then, also
-	// those whose own saves came a moment earlier.
-	const listed = listedAtSave(started);
-	const write = (): void => {
-		staticData[STATIC_DATA_FIELD] = listed;
-	};
-	write();
+	const settle = (started: boolean) => () => events.release(digest, reservation, started, now);
+	// A5: a non-2xx answer releases the reservation as not started (n8n created no execution); a
+	// sender that went away leaves it to A2 for RECORDING_GRACE_MS.
+	const res = ctx.getResponseObject();
+	let finished = false;
+	res.once?.('finish', () => {
+		finished = true;
+		if (res.statusCode < 200 || res.statusCode >= 300) settle(false)();
+	});
+	res.once?.('close', () => {
+		if (!finished) void sleep(RECORDING_GRACE_MS).then(settle(false));
+	});
+	const listed = listedAtSave(settle(true));
+	staticData[STATIC_DATA_FIELD] = listed;
 	// A2: when n8n reads the answer the execution exists: the event counts as started from then on.
 	// A4: the events are written again then, just before n8n saves.
 	return (json) =>
 		answerWhenRecorded(json, () => {
-			started();
-			write();
+			settle(true)();
+			staticData[STATIC_DATA_FIELD] = listed;
 		});
 }

@@ -1,10 +1,9 @@
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
 import { PERFORMANCE_EVENT_TYPES, type PerformanceEventType } from '../transport/serviceValues';
 
+import { ALL_EVENTS, DEFAULT_DUPLICATE_WINDOW_HOURS } from './delivery';
 import { DEFAULT_TOLERANCE_SECONDS } from './webhookSignature';
-
-export const ALL_EVENTS = '*';
 
 /** How each event type the service delivers is shown: the type checker asks for every one. */
 const EVENTS: Record<PerformanceEventType, { name: string; description: string }> = {
@@ -14,31 +13,10 @@ const EVENTS: Record<PerformanceEventType, { name: string; description: string }
 		name: 'Artifact Published',
 		description: 'Critical CSS or unused CSS is regenerated, e.g. after a reoptimization',
 	},
-	'audit.completed': {
-		name: 'Audit Completed',
-		description: 'A page-performance audit finishes',
-	},
-	'audit.regression': {
-		name: 'Audit Regression',
-		description: 'A metric drops past its target',
-	},
+	'audit.completed': { name: 'Audit Completed', description: 'A page-performance audit finishes' },
+	'audit.regression': { name: 'Audit Regression', description: 'A metric drops past its target' },
 	'site.added': { name: 'Site Added', description: 'A site is added' },
 };
-
-/** The event types by name, with "All Events" among them. */
-function eventOptions(): INodePropertyOptions[] {
-	return [
-		...PERFORMANCE_EVENT_TYPES.map((value) => ({ ...EVENTS[value], value })),
-		{
-			name: 'All Events',
-			value: ALL_EVENTS,
-			description: 'Every event type, including ones the service adds later',
-		},
-	].sort((a, b) => a.name.localeCompare(b.name));
-}
-
-/** Long enough for the service's 5 attempts with backoff. */
-export const DEFAULT_DUPLICATE_WINDOW_HOURS = 24;
 
 export const triggerProperties: INodeProperties[] = [
 	{
@@ -56,7 +34,15 @@ export const triggerProperties: INodeProperties[] = [
 		default: [ALL_EVENTS],
 		description:
 			'The event types that start the workflow. Verified deliveries of other types are acknowledged and start nothing.',
-		options: eventOptions(),
+		// The event types by name, with "All Events" among them.
+		options: [
+			...PERFORMANCE_EVENT_TYPES.map((value) => ({ ...EVENTS[value], value })),
+			{
+				name: 'All Events',
+				value: ALL_EVENTS,
+				description: 'Every event type, including ones the service adds later',
+			},
+		].sort((a, b) => a.name.localeCompare(b.name)),
 	},
 	{
 		displayName: 'Options',

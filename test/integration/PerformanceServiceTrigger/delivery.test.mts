@@ -7,7 +7,6 @@ import {
 } from 'n8n-workflow';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 
-import { SECRETS_REUSED_FOR_MS } from '../../../nodes/PerformanceService/trigger/signingSecrets.ts';
 import { PERFORMANCE_EVENT_TYPES as EVENT_TYPES } from '../../../nodes/PerformanceService/transport/serviceValues.ts';
 import {
 	epochMillis,
@@ -28,6 +27,8 @@ import {
 const SECRET = 'whsec_current_3c1f0a9e77d2';
 const PREVIOUS = 'whsec_previous_81b4e6d20c5a';
 const TRIGGER = 'Performance Service Trigger';
+/** How long the README says a process reuses the signing secrets it read: 2 s. */
+const SECRETS_REUSED_FOR_MS = 2_000;
 
 const listeners: WebhookListener[] = [];
 
@@ -95,6 +96,18 @@ describe('Performance Service Trigger: accepted deliveries', () => {
 			expect(startedItems(listener)).toEqual([JSON.parse(body)]);
 		},
 	);
+
+	it('accepts a body of exactly 1 MiB, the most a delivery may have', async () => {
+		listener ??= await listen();
+		const base = eventBody('site.added', { padding: '' });
+		const padding = 'x'.repeat(1024 * 1024 - base.length);
+		const body = base.replace('"padding":""', `"padding":"${padding}"`);
+		expect(Buffer.byteLength(body)).toBe(1024 * 1024);
+		const answer = await postDelivery(listener.url, { body, secret: SECRET });
+		expect(answer).toEqual({ status: 200, body: { received: true } });
+		await listener.waitForCalls(1);
+		expect(listener.runs()).toHaveLength(1);
+	});
 
 	it('verifies the exact bytes: whitespace and non-ASCII characters included', async () => {
 		listener ??= await listen();
@@ -372,6 +385,18 @@ describe('Performance Service Trigger: replay window', () => {
 			timestamp: epochSeconds(-59),
 		});
 		expect(fresh.status).toBe(200);
+	});
+
+	it('keeps the 300 s window when the tolerance is negative or not a number', async () => {
+		for (const timestampTolerance of [-5, 'soon']) {
+			const listener = await listen({ options: { timestampTolerance } });
+			const stale = await postDelivery(listener.url, {
+				body: eventBody('alert.opened'),
+				secret: SECRET,
+				timestamp: epochSeconds(-301),
+			});
+			expect(stale.body).toMatchObject({ error: 'timestamp_too_old' });
+		}
 	});
 
 	it.each([

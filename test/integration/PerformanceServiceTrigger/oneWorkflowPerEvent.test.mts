@@ -4,12 +4,6 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import {
-	forgetProcessMemory,
-	MAX_STARTED_EVENTS,
-	readStoredEvents,
-	STATIC_DATA_FIELD,
-} from '../../../nodes/PerformanceService/trigger/startedEvents.ts';
-import {
 	epochSeconds,
 	eventBody,
 	postDelivery,
@@ -23,6 +17,11 @@ import {
 	type WebhookListener,
 	type WebhookSetup,
 } from '../../support/harness/runWebhook.mts';
+import {
+	forgetProcessMemory,
+	readStoredEvents,
+	STATIC_DATA_FIELD,
+} from '../../support/harness/startedEvents.mts';
 
 const SECRET = 'whsec_dedupe_7c2e91b04f3a';
 const TRIGGER = 'Performance Service Trigger';
@@ -30,6 +29,8 @@ const STATIC_KEY = `node:${TRIGGER}`;
 const DUPLICATE = { status: 200, body: { received: true, duplicate: true } };
 const STARTED = { status: 200, body: { received: true } };
 const HOUR_MS = 3_600_000;
+/** The most events the README promises to remember per trigger node. */
+const MAX_STARTED_EVENTS = 5_000;
 
 const listeners: WebhookListener[] = [];
 

@@ -2,13 +2,14 @@ import { beforeEach, describe, expect, it } from 'vitest';
 
 import {
 	eventDigest,
-	forgetProcessMemory,
-	MAX_STARTED_EVENTS,
-	nodeEvents,
-	readStoredEvents,
+	NodeEvents,
+	ProcessMemory,
 } from '../../../../nodes/PerformanceService/trigger/startedEvents.ts';
+import { readStoredEvents } from '../../../support/harness/startedEvents.mts';
 
 const NOW = 1_763_900_000;
+/** The most events the README promises to remember per trigger node. */
+const MAX_STARTED_EVENTS = 5_000;
 /** Digests are 12 characters, as `eventDigest` makes them. */
 const [E1, E2, EXPIRED, O0] = ['e1', 'e2', 'expired', 'o0'].map((name) => name.padEnd(12, '-'));
 const [A, B, C, D] = ['A', 'B', 'C', 'D'].map((digit) => digit.repeat(12));
@@ -37,49 +38,65 @@ describe('event digest', () => {
 			);
 		}
 		// A body whose text is an id does not collide with that id.
-		expect(eventDigest({}, Buffer.from('evt_1'))).not.toBe(
+		expect(eventDigest({}, Buffer.from('id:evt_1'))).not.toBe(
 			eventDigest({ id: 'evt_1' }, Buffer.from('{}')),
 		);
 	});
 });
 
+describe('the memory of one n8n process', () => {
+	it('keeps the 1,000 trigger nodes used most recently', () => {
+		const memory = new ProcessMemory();
+		const first = memory.of('wf', 'node0');
+		for (let node = 1; node < 1_000; node++) memory.of('wf', `node${node}`);
+		expect(memory.of('wf', 'node0')).toBe(first);
+		memory.of('wf', 'node1000');
+		expect(memory.size).toBe(1_000);
+		expect(memory.of('wf', 'node0')).toBe(first);
+		expect(memory.has('wf\nnode1')).toBe(false);
+	});
+});
+
 describe("one process's memory of a trigger node", () => {
-	beforeEach(() => forgetProcessMemory());
+	let memory = new ProcessMemory();
+	const nodeEvents = (workflowId: string, nodeId: string): NodeEvents =>
+		memory.of(workflowId, nodeId);
+	beforeEach(() => (memory = new ProcessMemory()));
 
 	it('reserves a new event, and calls it started only once released as started', async () => {
 		const events = nodeEvents('wf', 'node');
-		const reservation = await events.reserve('e1', NOW - 60);
+		const reservation = await events.reserve(E1, NOW - 60);
 		expect(reservation).toBeDefined();
-		events.release('e1', reservation!, true, NOW);
-		expect(await events.reserve('e1', NOW - 60)).toBeUndefined();
+		events.release(E1, reservation!, true, NOW);
+		expect(await events.reserve(E1, NOW - 60)).toBeUndefined();
 		// Outside the window it is new again.
-		expect(await events.reserve('e1', NOW)).toBeDefined();
+		expect(await events.reserve(E1, NOW)).toBeDefined();
 	});
 
 	it('forgets a reservation that was not answered with a 2xx', async () => {
 		const events = nodeEvents('wf', 'node');
-		const reservation = await events.reserve('e1', NOW - 60);
-		events.release('e1', reservation!, false, NOW);
-		expect(await events.reserve('e1', NOW - 60)).toBeDefined();
+		const reservation = await events.reserve(E1, NOW - 60);
+		events.release(E1, reservation!, false, NOW);
+		expect(await events.reserve(E1, NOW - 60)).toBeDefined();
 	});
 
 	it('makes a concurrent delivery of the same event wait for the first one', async () => {
 		const events = nodeEvents('wf', 'node');
-		const first = await events.reserve('e1', NOW - 60);
-		const second = events.reserve('e1', NOW - 60);
-		const third = events.reserve('e1', NOW - 60);
-		events.release('e1', first!, true, NOW);
+		const first = await events.reserve(E1, NOW - 60);
+		const second = events.reserve(E1, NOW - 60);
+		const third = events.reserve(E1, NOW - 60);
+		events.release(E1, first!, true, NOW);
 		expect(await second).toBeUndefined();
 		expect(await third).toBeUndefined();
 
 		// When the first fails, the next one in line takes over, and the one after it waits again.
-		const other = await events.reserve('e2', NOW - 60);
-		const next = events.reserve('e2', NOW - 60);
-		const last = events.reserve('e2', NOW - 60);
-		events.release('e2', other!, false, NOW);
+		const other = await events.reserve(E2, NOW - 60);
+		const next = events.reserve(E2, NOW - 60);
+		const last = events.reserve(E2, NOW - 60);
+		events.release(E2, other!, false, NOW);
 		const taken = await next;
 		expect(taken).toBeDefined();
-		events.release('e2', taken!, true, NOW);
+		events.release(E2, taken!, true, NOW);
 		expect(await last).toBeUndefined();
 	});
 
@@ -153,21 +170,98 @@ describe("one process's memory of a trigger node", () => {
 		expect(await reader.reserve(C, NOW + 3_589)).toBeUndefined();
 		expect(Object.keys(events.valueToStore(NOW + 3_589))).toContain(first);
 		expect(Object.keys(events.valueToStore(NOW + 3_590))).toEqual([events.batchId]);
-		expect(
-			readStoredEvents({
-				short: '1.tooShort',
-				array: ['a'],
-				threeParts: `5.7.${'A'.repeat(12)}`,
-				odd: '1.2.3.4',
-				backwards: `1.9.8.${A}`,
-				good: `2.3.4.${B}${C}`,
-			}),
-		).toEqual(
-			new Map([
-				[B, 4],
-				[C, 4],
-			]),
-		);
+		// What is not a batch's string is left out.
+		const loaded = nodeEvents('wf', 'malformed');
+		loaded.loadStored({
+			short: '1.tooShort',
+			array: ['a'],
+			threeParts: `5.7.${'A'.repeat(12)}`,
+			odd: '1.2.3.4',
+			backwards: `1.9.8.${A}`,
+			fiveParts: `1.2.3.${A}.${B}`,
+			notSafe: `1.2.99999999999999999999.${A}`,
+			fewerAddedThanHeld: `1.2.3.${A}${B}`,
+			empty: '0.2.3.',
+			good: `2.3.4.${B}${C}`,
+		});
+		expect(loaded.valueToStore(0)).toEqual({ good: `2.3.4.${B}${C}` });
+	});
+
+	it('ignores a stored value that is not an object of batches', async () => {
+		const events = nodeEvents('wf', 'node');
+		for (const stored of [null, undefined, 'text', 7, [`1.2.${NOW}.${A}`]]) {
+			events.loadStored(stored);
+			expect(events.storedLacksKnown(stored)).toBe(false);
+		}
+		expect(events.valueToStore(NOW - 60)).toEqual({});
+		expect(await events.reserve(A, NOW - 60)).toBeDefined();
+	});
+
+	it('tells a digest only at its own 12 characters, not across two', async () => {
+		const events = nodeEvents('wf', 'node');
+		await start(events, 'abcdefghijkl', NOW);
+		await start(events, 'mnopqrstuvwx', NOW);
+		expect(await events.reserve('ghijklmnopqr', NOW - 60)).toBeDefined();
+		expect(await events.reserve('mnopqrstuvwx', NOW - 60)).toBeUndefined();
+	});
+
+	it('says what a stored value lacks: a batch it does not hold, or holds with fewer events', async () => {
+		const events = nodeEvents('wf', 'node');
+		await start(events, A, NOW);
+		const one = events.valueToStore(NOW - 60);
+		expect(events.storedLacksKnown({})).toBe(true);
+		expect(events.storedLacksKnown(undefined)).toBe(true);
+		expect(events.storedLacksKnown(one)).toBe(false);
+		// Another process's batch, stored alongside: only this process's batch decides.
+		events.loadStored({ other: `1.${NOW}.${NOW}.${B}` });
+		expect(events.storedLacksKnown({ ...one, other: `1.${NOW}.${NOW}.${B}` })).toBe(false);
+		expect(events.storedLacksKnown({ other: `1.${NOW}.${NOW}.${B}` })).toBe(true);
+		// Once the window has passed, nothing is known and nothing is lacking.
+		events.valueToStore(NOW + 10);
+		expect(events.storedLacksKnown({})).toBe(false);
+	});
+
+	it('keeps the longer copy of a batch when another process stored the same count with fewer events', () => {
+		const events = nodeEvents('wf', 'node');
+		events.loadStored({ x: `3.${NOW}.${NOW}.${A}${B}${C}` });
+		events.loadStored({ x: `3.${NOW}.${NOW}.${C}` });
+		expect(events.valueToStore(NOW - 60)).toEqual({ x: `3.${NOW}.${NOW}.${A}${B}${C}` });
+	});
+
+	it('ignores a late release, and does not add an event another process already started', async () => {
+		const events = nodeEvents('wf', 'node');
+		const first = await events.reserve(A, NOW - 60);
+		events.release(A, first!, false, NOW);
+		const second = await events.reserve(A, NOW - 60);
+		events.release(A, first!, true, NOW);
+		expect(events.valueToStore(NOW - 60)).toEqual({});
+		events.release(A, second!, false, NOW);
+
+		const third = await events.reserve(B, NOW - 60);
+		events.loadStored({ other: `1.${NOW}.${NOW}.${B}` });
+		events.release(B, third!, true, NOW);
+		expect(events.valueToStore(NOW - 60)).toEqual({ other: `1.${NOW}.${NOW}.${B}` });
+	});
+
+	it(`forgets only as many of the oldest batch's events as exceed ${MAX_STARTED_EVENTS}, wherever that batch is listed`, () => {
+		const events = nodeEvents('wf', 'node');
+		const digests = (prefix: string, count: number): string =>
+			Array.from({ length: count }, (_, index) => `${prefix}${index}`.padEnd(12, '-')).join('');
+		const stored = {
+			newer: `498.${NOW}.${NOW}.${digests('n', 498)}`,
+			...Object.fromEntries(
+				Array.from({ length: 9 }, (_, batch) => [
+					`mid${batch}`,
+					`500.${NOW - 10}.${NOW - 10}.${digests(`m${batch}-`, 500)}`,
+				]),
+			),
+			oldest: `3.${NOW - 20}.${NOW - 20}.${A}${B}${C}`,
+		};
+		events.loadStored(stored);
+		const value = events.valueToStore(NOW - 60);
+		expect(value.oldest).toBe(`3.${NOW - 20}.${NOW - 20}.${B}${C}`);
+		expect(value.newer).toBe(stored.newer);
+		expect(readStoredEvents(value).size).toBe(MAX_STARTED_EVENTS);
 	});
 
 	it('keeps every stored string small: a new batch every 500 events, read by another process as it grows', async () => {
@@ -194,11 +288,7 @@ describe("one process's memory of a trigger node", () => {
 });
 
 /** Reserves and releases an event as started, as a recorded delivery does. */
-async function start(
-	events: ReturnType<typeof nodeEvents>,
-	digest: string,
-	at: number,
-): Promise<void> {
+async function start(events: NodeEvents, digest: string, at: number): Promise<void> {
 	const reservation = await events.reserve(digest, at - 1);
 	events.release(digest, reservation!, true, at);
 }

@@ -72,8 +72,7 @@ type IsNew = (record: IdentifiedRecord, index: number) => boolean;
 function readMemory(stored: unknown, configuration: string): Memory | undefined {
 	if (!isRecord(stored) || !Array.isArray(stored.seenIds)) return undefined;
 	if (stored.fingerprint !== fingerprintOf(configuration)) return undefined;
-	const memory = stored as unknown as Memory;
-	return { ...memory, refusedIds: memory.refusedIds ?? [], unread: memory.unread ?? [] };
+	return stored as unknown as Memory;
 }
 
 /**

@@ -187,20 +187,16 @@ export class ListReader {
 	private slowestPageMs = 0;
 	private pagesRead = 0;
 
-	/** `budgeted`: within the list's time budget; a manual run reads without one. */
-	constructor(
-		readonly list: EventList,
-		private readonly budgeted = true,
-	) {}
+	constructor(readonly list: EventList) {}
 
 	/**
 	 * Whether another page fits in the poll's budget: the first page always does (every poll
 	 * makes progress); later ones while twice the slowest page so far still fits.
 	 */
 	hasTime(): boolean {
-		const budget = this.budgeted ? this.list.budgetMs : undefined;
-		if (this.pagesRead === 0 || budget === undefined) return true;
-		return Date.now() - this.startedAt + 2 * this.slowestPageMs < budget;
+		const { budgetMs } = this.list;
+		if (this.pagesRead === 0 || budgetMs === undefined) return true;
+		return Date.now() - this.startedAt + 2 * this.slowestPageMs < budgetMs;
 	}
 
 	/**

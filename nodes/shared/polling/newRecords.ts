@@ -72,8 +72,7 @@ type IsNew = (record: IdentifiedRecord, index: number) => boolean;
 function readMemory(stored: unknown, configuration: string): Memory | undefined {
 	if (!isRecord(stored) || !Array.isArray(stored.seenIds)) return undefined;
 	if (stored.fingerprint !== fingerprintOf(configuration)) return undefined;
-	const memory = stored as unknown as Memory;
-	return { ...memory, refusedIds: memory.refusedIds ?? [], unread: memory.unread ?? [] };
+	return stored as unknown as Memory;
 }
 
 /**
@@ -213,36 +212,25 @@ class Poll {
 }
 
 /**
- * The first poll for a configuration: remembers what exists and emits nothing. It reads the first
- * page; when that shows the newest records first, that is all it needs, otherwise it reads on to
- * the list's end (or as far as the poll's time allows, going on at the next poll).
+ * A read that has not found a record seen before yet: the first poll's (`from` undefined), which
+ * emits nothing and needs only a first page that shows the newest records first, or one going on
+ * at `from`, which emits only records dated after `newAfter`. It reads to the list's end, or as
+ * far as the poll's time allows, going on at the next poll.
  */
-async function firstPoll(reader: ListReader, poll: Poll, now: number): Promise<Memory> {
-	const read = await reader.read(undefined, isNewestFirstStart);
-	const order = readOrder(read);
-	const decided = poll.decide(read.records, () => false);
-	return poll.outcome({
-		order,
-		seenIds: rememberIds(decided.seen, order, []),
-		newestPage: order === 'oldestFirst' ? newestPageOf(read, undefined) : undefined,
-		unfinishedRead: read.resumeAt && { from: read.resumeAt, newAfter: now },
-	});
-}
-
-/** Goes on with a read that has not found its place yet: to the list's end, new only by date. */
-async function unfinishedReadPoll(reader: ListReader, poll: Poll): Promise<Memory> {
+async function unfinishedReadPoll(
+	reader: ListReader,
+	poll: Poll,
+	{ from, newAfter }: { from?: PageRef; newAfter?: number },
+): Promise<Memory> {
 	const { memory } = poll;
-	const { from, newAfter } = memory.unfinishedRead as NonNullable<Memory['unfinishedRead']>;
-	const read = await reader.read(from);
-	const decided = poll.decide(read.records, datedAfter(newAfter));
+	const read = await reader.read(from, from ? undefined : isNewestFirstStart);
+	const decided = poll.decide(read.records, from ? datedAfter(newAfter) : () => false);
 	const order = memory.order ?? readOrder(read);
-	const done = !read.resumeAt;
 	return poll.outcome({
 		order,
 		seenIds: rememberIds(decided.seen, order, memory.seenIds),
 		unfinishedRead: read.resumeAt && { from: read.resumeAt, newAfter },
-		newestPage:
-			done && order === 'oldestFirst' ? newestPageOf(read, memory.newestPage) : memory.newestPage,
+		newestPage: order === 'oldestFirst' ? newestPageOf(read, memory.newestPage) : memory.newestPage,
 	});
 }
 
@@ -401,20 +389,18 @@ export async function pollNewRecords(
 	now = Date.now(),
 ): Promise<PollResult> {
 	const reader = new ListReader(list);
-	const memory = readMemory(stored, configuration);
-	if (!memory) {
-		const empty = {
-			fingerprint: fingerprintOf(configuration),
-			seenIds: [],
-			refusedIds: [],
-			unread: [],
-		};
-		const first = await firstPoll(reader, new Poll(empty, filters), now);
-		return { records: [], memory: JSON.parse(JSON.stringify(first)) as IDataObject };
-	}
+	const remembered = readMemory(stored, configuration);
+	const memory = remembered ?? {
+		fingerprint: fingerprintOf(configuration),
+		seenIds: [],
+		refusedIds: [],
+		unread: [],
+	};
 	const poll = new Poll(memory, filters);
-	const next = memory.unfinishedRead
-		? await unfinishedReadPoll(reader, poll)
+	// The first poll is a read that has not found a record seen before yet, from the list's start.
+	const unfinishedRead = remembered ? memory.unfinishedRead : { newAfter: now };
+	const next = unfinishedRead
+		? await unfinishedReadPoll(reader, poll, unfinishedRead)
 		: memory.order === 'newestFirst'
 			? await newestFirstPoll(reader, poll)
 			: memory.order === 'oldestFirst'

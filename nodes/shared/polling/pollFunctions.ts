@@ -53,8 +53,7 @@ export function readFilters(ctx: IPollFunctions, event: PollEvent): RecordFilter
 
 /** The time a poll may spend, from `getPollBudgetMs()` when this n8n has it. */
 function pollBudgetMs(ctx: IPollFunctions): number | undefined {
-	const read = (ctx as Partial<Pick<IPollFunctions, 'getPollBudgetMs'>>).getPollBudgetMs;
-	const budget = typeof read === 'function' ? read.call(ctx) : undefined;
+	const budget = (ctx as Partial<IPollFunctions>).getPollBudgetMs?.call(ctx);
 	return typeof budget === 'number' && !Number.isNaN(budget) ? budget : undefined;
 }
 

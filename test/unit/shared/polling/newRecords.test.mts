@@ -354,6 +354,22 @@ describe('new records over polls short of time', () => {
 		expect(rest.warning).toBeUndefined();
 	});
 
+	it('a read that has not found its place yet and whose page went stale reads on from the start to the end', async () => {
+		const first = await poll(newestFirst(1, 2), undefined, { pageSize: 2 });
+		const unfinishedRead = { from: { qs: { cursor: 'gone' } }, newAfter: 1002 };
+		const { list, fetched } = listOf(newestFirst(1, 6), { pageSize: 2 });
+		const next = await pollNewRecords(list, { ...first.memory, unfinishedRead }, CONFIGURATION, []);
+		// Not only the first page, though it shows the newest records first.
+		expect(fetched).toEqual([
+			{ qs: { cursor: 'gone' } },
+			undefined,
+			{ qs: { page: 2 } },
+			{ qs: { page: 3 } },
+		]);
+		expect(emitted(next)).toEqual(['n6', 'n5', 'n4', 'n3']);
+		expect(next.memory.unfinishedRead).toBeUndefined();
+	});
+
 	it('order unknown: goes on where a poll stopped, and watches the list end it reads', async () => {
 		const list = opaque(6);
 		const first = await poll(list, undefined, { pageSize: 2 });

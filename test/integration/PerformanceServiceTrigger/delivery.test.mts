@@ -269,6 +269,10 @@ describe('Performance Service Trigger: rejected deliveries start nothing', () =>
 			400,
 		);
 	});
+
+	it('a correctly signed JSON null (400)', async () => {
+		await expectRejected({ body: 'null', secret: SECRET }, 'invalid_json', 400);
+	});
 });
 
 describe('Performance Service Trigger: what each rejection says (the one place its wording is asserted)', () => {
@@ -357,6 +361,36 @@ describe('Performance Service Trigger: what each rejection says (the one place i
 		}
 		expect(listener.runs()).toEqual([]);
 		expect(unconfigured.runs()).toEqual([]);
+	});
+
+	it('answers as JSON that no cache may keep', async () => {
+		const listener = await listen();
+		const body = eventBody('alert.opened');
+		const response = await fetch(listener.url, { method: 'POST', body });
+		expect(response.status).toBe(401);
+		expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+		expect(response.headers.get('cache-control')).toBe('no-store');
+		expect(await response.json()).toMatchObject({ error: 'missing_timestamp' });
+		// n8n sends no second answer to a request the node answered.
+		const [call] = await listener.waitForCalls(1);
+		expect(call.result).toEqual({ noWebhookResponse: true });
+	});
+
+	it('answers 500 credential_unavailable when the node has no credential to read', async () => {
+		const setup = setupFor();
+		delete setup.workflow.nodes[0].credentials;
+		const listener = await startWebhookListener(setup);
+		listeners.push(listener);
+		expect(
+			await postDelivery(listener.url, { body: eventBody('alert.opened'), secret: SECRET }),
+		).toEqual({
+			status: 500,
+			body: {
+				error: 'credential_unavailable',
+				message: 'The trigger could not read its credential.',
+			},
+		});
+		expect(listener.runs()).toEqual([]);
 	});
 });
 
@@ -621,6 +655,11 @@ describe('Performance Service Trigger: fail closed without a signing secret', ()
 			{},
 			{ webhookSigningSecret: '', previousWebhookSigningSecret: PREVIOUS },
 		);
+		await expect(runWebhookMethod(setup, 'checkExists')).rejects.toThrow(/Webhook Signing Secret/);
+	});
+
+	it('refuses to activate with a secret of only spaces', async () => {
+		const setup = setupFor({}, { webhookSigningSecret: '   ' });
 		await expect(runWebhookMethod(setup, 'checkExists')).rejects.toThrow(/Webhook Signing Secret/);
 	});
 

@@ -93,6 +93,15 @@ describe('n8n webhook contract: one start per event', () => {
 		expect(upToDate.staticData[STATIC_DATA_FIELD]).toBe(stored);
 	});
 
+	it('lists the event as started in a save that comes before n8n reads the answer', async () => {
+		const call = webhookCall();
+		expect(await reserve(call, 'evt_1')).toBeTypeOf('function');
+		const saved = JSON.parse(JSON.stringify(call.staticData)) as IDataObject;
+		expect(storedDigests(saved)).toHaveLength(1);
+		forgetProcessMemory();
+		expect(await reserve(webhookCall(saved), 'evt_1')).toBeUndefined();
+	});
+
 	it.each([199, 300, 404, 500])(
 		'forgets a delivery n8n answered %i (no execution): a retry may start it',
 		async (status) => {

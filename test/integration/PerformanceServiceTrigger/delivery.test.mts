@@ -591,6 +591,23 @@ describe('Performance Service Trigger: what one n8n process remembers of the cre
 		expect(forged.body).toMatchObject({ error: 'signature_mismatch' });
 	});
 
+	it('reads the credential again only for a signature the remembered secrets do not verify', async () => {
+		const { listener, credential } = await listenCounted();
+		const forged = () =>
+			postDelivery(listener.url, { body: eventBody('alert.opened'), secret: 'whsec_forged' });
+		expect((await forged()).body).toMatchObject({ error: 'signature_mismatch' });
+		expect(credential.reads()).toBe(1);
+		const stale = await postDelivery(listener.url, {
+			body: eventBody('alert.opened'),
+			secret: SECRET,
+			timestamp: epochSeconds(-3600),
+		});
+		expect(stale.body).toMatchObject({ error: 'timestamp_too_old' });
+		expect(credential.reads()).toBe(1);
+		expect((await forged()).body).toMatchObject({ error: 'signature_mismatch' });
+		expect(credential.reads()).toBe(2);
+	});
+
 	it(`refuses a removed secret once ${SECRETS_REUSED_FOR_MS} ms have passed since the last read`, async () => {
 		const { listener, credential } = await listenCounted({
 			previousWebhookSigningSecret: PREVIOUS,

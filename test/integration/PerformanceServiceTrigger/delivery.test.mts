@@ -721,6 +721,19 @@ describe('Performance Service Trigger: event filter', () => {
 		]);
 	});
 
+	it('takes a single event type saved as text, not a list', async () => {
+		const listener = await listen({ events: 'alert.opened' });
+		const answers = await Promise.all(
+			['alert.opened', 'audit.completed'].map((type) =>
+				postDelivery(listener.url, { body: eventBody(type), secret: SECRET }),
+			),
+		);
+		expect(answers.map((answer) => answer.body)).toEqual([
+			{ received: true },
+			{ received: true, ignored: 'event_not_selected' },
+		]);
+	});
+
 	it('reads the event type from "event" when "type" is absent', async () => {
 		const listener = await listen({ events: ['audit.completed'] });
 		const selected = await postDelivery(listener.url, {

@@ -81,8 +81,11 @@ export async function reserveEventStart(
 ): Promise<AcceptDelivery | undefined> {
 	const staticData = ctx.getWorkflowStaticData('node');
 	if (windowSeconds <= 0) {
-		if (staticData[STATIC_DATA_FIELD] !== undefined) delete staticData[STATIC_DATA_FIELD];
-		return answerWhenRecorded;
+		// A4: deleted when n8n reads the answer, so that the save holds it.
+		const forget = () => {
+			if (staticData[STATIC_DATA_FIELD] !== undefined) delete staticData[STATIC_DATA_FIELD];
+		};
+		return (json) => answerWhenRecorded(json, forget);
 	}
 	// Test runs from the editor always start: a delivery sent to the Test URL is one the user asked for.
 	if (ctx.getMode() === 'manual') return answerWhenRecorded;

@@ -269,6 +269,10 @@ describe('Performance Service Trigger: rejected deliveries start nothing', () =>
 			400,
 		);
 	});
+
+	it('a correctly signed JSON null (400)', async () => {
+		await expectRejected({ body: 'null', secret: SECRET }, 'invalid_json', 400);
+	});
 });
 
 describe('Performance Service Trigger: what each rejection says (the one place its wording is asserted)', () => {
@@ -357,6 +361,36 @@ describe('Performance Service Trigger: what each rejection says (the one place i
 		}
 		expect(listener.runs()).toEqual([]);
 		expect(unconfigured.runs()).toEqual([]);
+	});
+
+	it('answers as JSON that no cache may keep', async () => {
+		const listener = await listen();
+		const body = eventBody('alert.opened');
+		const response = await fetch(listener.url, { method: 'POST', body });
+		expect(response.status).toBe(401);
+		expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+		expect(response.headers.get('cache-control')).toBe('no-store');
+		expect(await response.json()).toMatchObject({ error: 'missing_timestamp' });
+		// n8n sends no second answer to a request the node answered.
+		const [call] = await listener.waitForCalls(1);
+		expect(call.result).toEqual({ noWebhookResponse: true });
+	});
+
+	it('answers 500 credential_unavailable when the node has no credential to read', async () => {
+		const setup = setupFor();
+		delete setup.workflow.nodes[0].credentials;
+		const listener = await startWebhookListener(setup);
+		listeners.push(listener);
+		expect(
+			await postDelivery(listener.url, { body: eventBody('alert.opened'), secret: SECRET }),
+		).toEqual({
+			status: 500,
+			body: {
+				error: 'credential_unavailable',
+				message: 'The trigger could not read its credential.',
+			},
+		});
+		expect(listener.runs()).toEqual([]);
 	});
 });
 
@@ -557,6 +591,23 @@ describe('Performance Service Trigger: what one n8n process remembers of the cre
 		expect(forged.body).toMatchObject({ error: 'signature_mismatch' });
 	});
 
+	it('reads the credential again only for a signature the remembered secrets do not verify', async () => {
+		const { listener, credential } = await listenCounted();
+		const forged = () =>
+			postDelivery(listener.url, { body: eventBody('alert.opened'), secret: 'whsec_forged' });
+		expect((await forged()).body).toMatchObject({ error: 'signature_mismatch' });
+		expect(credential.reads()).toBe(1);
+		const stale = await postDelivery(listener.url, {
+			body: eventBody('alert.opened'),
+			secret: SECRET,
+			timestamp: epochSeconds(-3600),
+		});
+		expect(stale.body).toMatchObject({ error: 'timestamp_too_old' });
+		expect(credential.reads()).toBe(1);
+		expect((await forged()).body).toMatchObject({ error: 'signature_mismatch' });
+		expect(credential.reads()).toBe(2);
+	});
+
 	it(`refuses a removed secret once ${SECRETS_REUSED_FOR_MS} ms have passed since the last read`, async () => {
 		const { listener, credential } = await listenCounted({
 			previousWebhookSigningSecret: PREVIOUS,
@@ -624,6 +675,11 @@ describe('Performance Service Trigger: fail closed without a signing secret', ()
 		await expect(runWebhookMethod(setup, 'checkExists')).rejects.toThrow(/Webhook Signing Secret/);
 	});
 
+	it('refuses to activate with a secret of only spaces', async () => {
+		const setup = setupFor({}, { webhookSigningSecret: '   ' });
+		await expect(runWebhookMethod(setup, 'checkExists')).rejects.toThrow(/Webhook Signing Secret/);
+	});
+
 	it('activates with a secret, registering nothing', async () => {
 		const setup = setupFor();
 		await expect(activateWebhook(setup)).resolves.toBeUndefined();
@@ -662,6 +718,19 @@ describe('Performance Service Trigger: event filter', () => {
 		expect(startedItems(listener).map((item) => item.type)).toEqual([
 			'alert.opened',
 			'alert.resolved',
+		]);
+	});
+
+	it('takes a single event type saved as text, not a list', async () => {
+		const listener = await listen({ events: 'alert.opened' });
+		const answers = await Promise.all(
+			['alert.opened', 'audit.completed'].map((type) =>
+				postDelivery(listener.url, { body: eventBody(type), secret: SECRET }),
+			),
+		);
+		expect(answers.map((answer) => answer.body)).toEqual([
+			{ received: true },
+			{ received: true, ignored: 'event_not_selected' },
 		]);
 	});
 

@@ -277,7 +277,18 @@ describe('Performance Service Trigger: one workflow per event', () => {
 		expect(await deliver(listener, body)).toEqual(STARTED);
 		await listener.waitForCalls(2);
 		expect(listener.runs()).toHaveLength(2);
-		expect(storedEvents(listener.staticData)).toEqual({});
+		expect(listener.staticData.saved).toEqual({});
+	});
+
+	it('deletes the events it kept once the window is set to 0', async () => {
+		const store: StaticDataStore = { saved: {} };
+		const body = eventBody('audit.completed');
+		expect(await deliver(await listen(setupFor({}, store)), body)).toEqual(STARTED);
+		expect(Object.keys(storedEvents(store))).toHaveLength(1);
+
+		const off = await listen(setupFor({ options: { duplicateWindowHours: 0 } }, store));
+		expect(await deliver(off, body)).toEqual(STARTED);
+		expect(store.saved).toEqual({ [STATIC_KEY]: {} });
 	});
 
 	it(`keeps at most ${MAX_STARTED_EVENTS} events in the static data, forgetting the oldest first`, async () => {

@@ -1,5 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
+import { epochToMilliseconds } from '../../shared/http/epochTime';
+
 /**
  * The verifier of signed deliveries (performance service, "Events"): `X-Service-Webhook-Signature`
  * is the lower-case hex HMAC-SHA256, keyed with the signing secret, of the
@@ -55,12 +57,11 @@ export function computeSignature(secret: string, timestamp: string, rawBody: Uin
 /**
  * Epoch milliseconds of a timestamp header value (1-15 digits, so a safe integer), else
  * `undefined`. The unit is not published: above 10^10 it is milliseconds (as seconds that is the
- * year 2286), as for every epoch the services send (`nodes/shared/http/epochTime.ts`).
+ * year 2286), as for every epoch the services send.
  */
 export function parseTimestamp(value: string): number | undefined {
 	if (!/^[0-9]{1,15}$/.test(value)) return undefined;
-	const number = Number(value);
-	return number > 10_000_000_000 ? number : number * 1000;
+	return epochToMilliseconds(Number(value));
 }
 
 /**

@@ -1,11 +1,15 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-
 import type { IDataObject } from 'n8n-workflow';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { callsTo } from '../../support/harness/sandbox.mts';
-import { ids, memoryOf, pollTriggerSandbox, staticDataSize, succeeding } from './pollTrigger.mts';
+import {
+	ids,
+	memoryOf,
+	pollTriggerSandbox,
+	sitesServer,
+	staticDataSize,
+	succeeding,
+} from './pollTrigger.mts';
 
 const { sandbox, poll, control, counted } = pollTriggerSandbox({
 	limits: { requestsPerMinute: 1_000_000 },
@@ -118,19 +122,8 @@ describe('Performance Service Poll Trigger: new sites', () => {
 });
 
 describe('Performance Service Poll Trigger: new sites in a list in either order', () => {
-	let server: Server;
-	let baseUrl: string;
 	let sites: IDataObject[] = [];
-
-	beforeAll(async () => {
-		server = createServer((_request, response) => {
-			response.setHeader('content-type', 'application/json');
-			response.end(JSON.stringify({ sites }));
-		});
-		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-		baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
-	});
-	afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+	const baseUrl = sitesServer(() => sites);
 
 	const site = (n: number): IDataObject => ({ id: `site_${n}`, name: `S${n}`, status: 'HEALTHY' });
 
@@ -139,13 +132,13 @@ describe('Performance Service Poll Trigger: new sites in a list in either order'
 		['newest first', (list: IDataObject[]) => [...list].reverse()],
 	])('%s: emits each new site once', async (_order, arrange) => {
 		sites = arrange([1, 2, 3].map(site));
-		const activation = await succeeding(poll(newSite, undefined, { baseUrl }));
+		const activation = await succeeding(poll(newSite, undefined, { baseUrl: baseUrl() }));
 		expect(activation.result).toBeNull();
 		sites = arrange([1, 2, 3, 4, 5].map(site));
-		const next = await succeeding(poll(newSite, activation.staticData, { baseUrl }));
+		const next = await succeeding(poll(newSite, activation.staticData, { baseUrl: baseUrl() }));
 		expect(ids(next).sort()).toEqual(['site_4', 'site_5']);
 		sites = arrange([1, 2, 3, 4, 5, 6].map(site));
-		const third = await succeeding(poll(newSite, next.staticData, { baseUrl }));
+		const third = await succeeding(poll(newSite, next.staticData, { baseUrl: baseUrl() }));
 		expect(ids(third)).toEqual(['site_6']);
 	});
 });

@@ -1,7 +1,9 @@
+import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
 
 import type { IDataObject } from 'n8n-workflow';
-import { expect, vi } from 'vitest';
+import { afterAll, beforeAll, expect, vi } from 'vitest';
 
 import { triggerPoller, type PollRun } from '../../support/harness/runPoll.mts';
 import { requestsTo, withSandbox } from '../../support/harness/sandbox.mts';
@@ -73,4 +75,24 @@ export function spyOnWarnings() {
 	const { Logger } = fromCore('@n8n/backend-common') as { Logger: unknown };
 	const logger = Container.get(Logger) as { warn: (message: string) => void };
 	return vi.spyOn(logger, 'warn').mockImplementation(() => undefined);
+}
+
+/**
+ * A local Performance Service for the calling test file (or describe block) whose every answer is
+ * `{ sites }` with the sites `sites()` returns at that moment. Returns its base URL, known once the
+ * block's tests start.
+ */
+export function sitesServer(sites: () => IDataObject[]): () => string {
+	let server: Server;
+	let baseUrl = '';
+	beforeAll(async () => {
+		server = createServer((_request, response) => {
+			response.setHeader('content-type', 'application/json');
+			response.end(JSON.stringify({ sites: sites() }));
+		});
+		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+		baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+	});
+	afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+	return () => baseUrl;
 }

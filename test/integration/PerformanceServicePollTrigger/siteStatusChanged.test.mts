@@ -1,13 +1,11 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-
 import type { IDataObject } from 'n8n-workflow';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import {
 	ids,
 	memoryOf,
 	pollTriggerSandbox,
+	sitesServer,
 	spyOnWarnings,
 	staticDataSize,
 	succeeding,
@@ -136,27 +134,16 @@ describe('Performance Service Poll Trigger: site status changes', () => {
 	});
 
 	describe('a list longer than the trigger watches', () => {
-		let server: Server;
-		let baseUrl: string;
+		const sites = Array.from({ length: 5002 }, (_, index) => ({
+			id: `s${index}`,
+			status: 'HEALTHY',
+		}));
+		const baseUrl = sitesServer(() => sites);
 		const warnings = spyOnWarnings();
-
-		beforeAll(async () => {
-			const sites = Array.from({ length: 5002 }, (_, index) => ({
-				id: `s${index}`,
-				status: 'HEALTHY',
-			}));
-			server = createServer((_request, response) => {
-				response.setHeader('content-type', 'application/json');
-				response.end(JSON.stringify({ sites }));
-			});
-			await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-			baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
-		});
-		afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 		it("watches 5,000 sites and warns in n8n's log how many more are listed", async () => {
 			warnings.mockClear();
-			const activation = await succeeding(poll(statusChanged, undefined, { baseUrl }));
+			const activation = await succeeding(poll(statusChanged, undefined, { baseUrl: baseUrl() }));
 			const statuses = memoryOf(activation.staticData)?.statuses as Record<string, string[]>;
 			expect(statuses.HEALTHY).toHaveLength(5000);
 			expect(warnings).toHaveBeenCalledWith(

@@ -8,7 +8,7 @@ import {
 } from 'n8n-workflow';
 
 import { assertSigningSecret, handleDelivery } from './trigger/delivery';
-import { RECORDED_BEFORE_ANSWER } from './trigger/n8nWebhookContract';
+import { RECORDED_BEFORE_ANSWER } from '../shared/webhooks/n8nWebhookContract';
 import { triggerProperties } from './trigger/triggerProperties';
 
 export class PerformanceServiceTrigger implements INodeType {

@@ -27,7 +27,7 @@ import { answersBeforeRecording, contractVersions } from './versions.mts';
  * What the Performance Service Trigger's promise (one workflow per event, 2xx only once n8n has
  * recorded the execution) assumes of n8n, checked in each supported release: the newest 1.x, the
  * pinned 2.x and the newest 2.x (N8N_CONTRACT_VERSIONS overrides the list). The assumptions are
- * A1..A5 in nodes/PerformanceService/trigger/n8nWebhookContract.ts; each failure names the one
+ * A1..A5 in nodes/shared/webhooks/n8nWebhookContract.ts; each failure names the one
  * that broke. One n8n per release (SQLite); the releases run side by side.
  */
 

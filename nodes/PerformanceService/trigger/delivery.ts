@@ -6,8 +6,9 @@ import {
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 
+import { readRawBody, reply } from '../../shared/webhooks/n8nWebhookContract';
 import { PERFORMANCE_SERVICE } from '../transport';
-import { reserveEventStart } from './n8nWebhookContract';
+import { reserveEventStart } from './startedEvents';
 import {
 	DEFAULT_TOLERANCE_SECONDS,
 	SIGNATURE_HEADER,
@@ -51,43 +52,29 @@ const REJECTIONS = {
 	internal_error: [500, 'The delivery could not be processed.'],
 } satisfies Record<VerificationFailure, [number, string]> & Record<string, [number, string]>;
 
-type Response = ReturnType<IWebhookFunctions['getResponseObject']>;
-
 /**
  * Handles one delivery. Rejections, duplicates and unselected events are answered here at once
  * and start nothing. A verified delivery of a new, selected event returns workflow data and is
  * answered by n8n only once it has created the execution: a 2xx means the event is recorded.
  */
 export async function handleDelivery(ctx: IWebhookFunctions): Promise<IWebhookResponseData> {
-	const res = ctx.getResponseObject();
 	try {
-		return await receive(ctx, res);
+		return await receive(ctx);
 	} catch (error) {
 		// Throwing here would let n8n record a failed execution for an unverified request.
-		return failed(ctx, res, 'internal_error', 'could not process a delivery', error);
+		return failed(ctx, 'internal_error', 'could not process a delivery', error);
 	}
 }
 
-/** Answers the request now (a rejection, a duplicate, an event not selected): no workflow starts. */
-function reply(res: Response, status: number, body: IDataObject): IWebhookResponseData {
-	if (!res.headersSent) {
-		res.statusCode = status;
-		res.setHeader('Content-Type', 'application/json; charset=utf-8');
-		res.setHeader('Cache-Control', 'no-store');
-		res.end(JSON.stringify(body));
-	}
-	return { noWebhookResponse: true };
-}
-
-function reject(res: Response, reason: keyof typeof REJECTIONS): IWebhookResponseData {
+/** Answers the request now with the rejection: no workflow starts. */
+function reject(ctx: IWebhookFunctions, reason: keyof typeof REJECTIONS): IWebhookResponseData {
 	const [status, message] = REJECTIONS[reason];
-	return reply(res, status, { error: reason, message });
+	return reply(ctx, status, { error: reason, message });
 }
 
 /** Logs what went wrong (never a secret) and answers with the rejection. */
 function failed(
 	ctx: IWebhookFunctions,
-	res: Response,
 	reason: 'internal_error' | 'credential_unavailable',
 	what: string,
 	error: unknown,
@@ -96,7 +83,7 @@ function failed(
 		error: (error as Error).message,
 		workflowId: ctx.getWorkflow().id,
 	});
-	return reject(res, reason);
+	return reject(ctx, reason);
 }
 
 /** A non-negative number, else the fallback (never "off" by accident). */
@@ -109,18 +96,14 @@ function nonNegative(value: unknown, fallback: number): number {
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 
 /** Verify, parse, filter, reserve the event, build the item: each step may answer at once. */
-async function receive(ctx: IWebhookFunctions, res: Response): Promise<IWebhookResponseData> {
+async function receive(ctx: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const receivedAt = new Date();
 	const events = ctx.getNodeParameter('events', [ALL_EVENTS]) as unknown;
 	const options = ctx.getNodeParameter('options', {}) as IDataObject;
 
-	// The exact request bytes; n8n reads them before the node runs (`readRawBody` if it did not).
-	const request = ctx.getRequestObject();
-	if (!Buffer.isBuffer(request.rawBody) && typeof request.readRawBody === 'function')
-		await request.readRawBody();
-	const rawBody = request.rawBody;
-	if (!Buffer.isBuffer(rawBody)) return reject(res, 'body_unavailable');
-	if (rawBody.length > MAX_DELIVERY_BYTES) return reject(res, 'payload_too_large');
+	const rawBody = await readRawBody(ctx);
+	if (!rawBody) return reject(ctx, 'body_unavailable');
+	if (rawBody.length > MAX_DELIVERY_BYTES) return reject(ctx, 'payload_too_large');
 
 	const headers = ctx.getHeaderData() as IDataObject;
 	const delivery: SignedDelivery = {
@@ -133,13 +116,13 @@ async function receive(ctx: IWebhookFunctions, res: Response): Promise<IWebhookR
 	try {
 		verification = await verifyWithCredential(ctx, delivery, tolerance, receivedAt.getTime());
 	} catch (error) {
-		return failed(ctx, res, 'credential_unavailable', 'could not read its credential', error);
+		return failed(ctx, 'credential_unavailable', 'could not read its credential', error);
 	}
 	if (!verification.ok) {
 		ctx.logger.debug('Performance Service Trigger rejected a delivery', {
 			reason: verification.reason,
 		});
-		return reject(res, verification.reason);
+		return reject(ctx, verification.reason);
 	}
 
 	let body: unknown;
@@ -149,19 +132,19 @@ async function receive(ctx: IWebhookFunctions, res: Response): Promise<IWebhookR
 		// Not JSON: answered as invalid below.
 	}
 	if (body === null || typeof body !== 'object' || Array.isArray(body))
-		return reject(res, 'invalid_json');
+		return reject(ctx, 'invalid_json');
 	const json = body as IDataObject;
 
 	// The event type is the body's `type`, else its `event`.
 	const type = typeof json.type === 'string' ? json.type : json.event;
 	const selected = (Array.isArray(events) ? events : [events]).map(String);
 	if (!selected.includes(ALL_EVENTS) && !(typeof type === 'string' && selected.includes(type)))
-		return reply(res, 200, { received: true, ignored: 'event_not_selected' });
+		return reply(ctx, 200, { received: true, ignored: 'event_not_selected' });
 
 	const windowSeconds =
 		nonNegative(options.duplicateWindowHours, DEFAULT_DUPLICATE_WINDOW_HOURS) * 3600;
 	const accept = await reserveEventStart(ctx, json, rawBody, windowSeconds, receivedAt.getTime());
-	if (!accept) return reply(res, 200, { received: true, duplicate: true });
+	if (!accept) return reply(ctx, 200, { received: true, duplicate: true });
 	if (options.includeDeliveryHeaders !== true) return accept(json);
 	return accept({
 		...json,

@@ -1,6 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+
+import { answerWhenRecorded, whenNotRecorded } from '../../shared/webhooks/n8nWebhookContract';
 
 /**
  * The events a trigger node started a workflow for, so that a retry of the same event (the
@@ -210,3 +212,70 @@ export class ProcessMemory extends Map<string, NodeEvents> {
 }
 
 export const processMemory = new ProcessMemory();
+
+/** Starts the workflow with `json`, answered by n8n once the execution is recorded. */
+export type AcceptDelivery = (json: IDataObject) => IWebhookResponseData;
+
+/**
+ * Whether a verified delivery of a selected event may start the workflow: `undefined` when this
+ * trigger node already started a workflow for the same event within `windowSeconds` (in this
+ * process, in another one, or before a restart); otherwise how to accept it. A window of 0 turns
+ * the check off.
+ */
+export async function reserveEventStart(
+	ctx: IWebhookFunctions,
+	body: IDataObject,
+	rawBody: Buffer,
+	windowSeconds: number,
+	receivedAtMs: number,
+): Promise<AcceptDelivery | undefined> {
+	const staticData = ctx.getWorkflowStaticData('node');
+	if (windowSeconds <= 0) {
+		// A4: deleted when n8n reads the answer, so that the save holds it.
+		const forget = () => {
+			if (staticData[STATIC_DATA_FIELD] !== undefined) delete staticData[STATIC_DATA_FIELD];
+		};
+		return (json) => answerWhenRecorded([{ json }], forget);
+	}
+	// Test runs from the editor always start: a delivery sent to the Test URL is one the user asked for.
+	if (ctx.getMode() === 'manual') return (json) => answerWhenRecorded([{ json }]);
+
+	const now = Math.floor(receivedAtMs / 1000);
+	const since = now - windowSeconds;
+	const events = processMemory.of(ctx.getWorkflow().id ?? '', ctx.getNode().id);
+	// A3: what every process saved, as this call loaded it.
+	const stored = staticData[STATIC_DATA_FIELD];
+	events.loadStored(stored);
+
+	const digest = eventDigest(body, rawBody);
+	const reservation = await events.reserve(digest, since);
+	// A3: listed when n8n saves, so the save holds every event this process knows by then, also
+	// those whose own saves came a moment earlier.
+	const listedAtSave = (onSave?: () => void) =>
+		({
+			toJSON: (): IDataObject => {
+				onSave?.();
+				return events.valueToStore(since);
+			},
+		}) as unknown as IDataObject;
+
+	if (!reservation) {
+		// Puts back what this process knows and a concurrent save dropped from the database.
+		if (events.storedLacksKnown(stored)) staticData[STATIC_DATA_FIELD] = listedAtSave();
+		return undefined;
+	}
+
+	const settle = (started: boolean) => () => events.release(digest, reservation, started, now);
+	// A5: a non-2xx answer releases the reservation as not started (n8n created no execution); a
+	// sender that went away leaves it to A2 for RECORDING_GRACE_MS.
+	whenNotRecorded(ctx, settle(false));
+	const listed = listedAtSave(settle(true));
+	staticData[STATIC_DATA_FIELD] = listed;
+	// A2: when n8n reads the answer the execution exists: the event counts as started from then on.
+	// A4: the events are written again then, just before n8n saves.
+	return (json) =>
+		answerWhenRecorded([{ json }], () => {
+			settle(true)();
+			staticData[STATIC_DATA_FIELD] = listed;
+		});
+}

@@ -6,14 +6,16 @@ import type {
 	IHttpRequestMethods,
 	ILoadOptionsFunctions,
 	IPollFunctions,
+	IWebhookFunctions,
 } from 'n8n-workflow';
 
-/** The n8n contexts that send requests: nodes, list searches, polling triggers and webhook hooks. */
+/** The n8n contexts that send requests: nodes, list searches, polling triggers, webhook calls and their hooks. */
 export type ServiceContext =
 	| IExecuteFunctions
 	| ILoadOptionsFunctions
 	| IPollFunctions
-	| IHookFunctions;
+	| IHookFunctions
+	| IWebhookFunctions;
 
 /** Which service a request goes to, and how messages name it and its credential. */
 export interface ServiceProfile {

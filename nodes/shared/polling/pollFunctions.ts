@@ -1,6 +1,7 @@
 /**
- * The poll triggers' `poll()`: everything that relies on n8n's poll functions (IPollFunctions)
- * is here; the engine (newRecords.ts, statusChanges.ts) takes a page reader and a memory.
+ * The poll triggers' `poll()`, and the event settings every trigger on the engine reads: all
+ * that relies on n8n's poll functions (IPollFunctions) is here; the engine (newRecords.ts,
+ * statusChanges.ts) takes a page reader and a memory.
  * - `getNodeParameter` reads the event, its filters and query parameters.
  * - `getWorkflowStaticData('node')` holds the memory under `seen`, written once after every
  *   request succeeded (n8n saves it with an emit, or commits it as the poll's cursor).
@@ -10,8 +11,10 @@
 import {
 	NodeOperationError,
 	type IDataObject,
+	type IHookFunctions,
 	type INodeExecutionData,
 	type IPollFunctions,
+	type IWebhookFunctions,
 } from 'n8n-workflow';
 
 import { readBaseUrl } from '../http/baseUrl';
@@ -34,7 +37,7 @@ export interface PollTrigger {
 }
 
 /** The filters the user filled in, each a comma-separated list of accepted values. */
-export function readFilters(ctx: IPollFunctions, event: PollEvent): RecordFilter[] {
+export function readFilters(ctx: TriggerContext, event: PollEvent): RecordFilter[] {
 	const given = ctx.getNodeParameter('filters', {}) as IDataObject;
 	const filters: RecordFilter[] = [];
 	for (const field of event.filters) {
@@ -57,16 +60,24 @@ function pollBudgetMs(ctx: IPollFunctions): number | undefined {
 	return typeof budget === 'number' && !Number.isNaN(budget) ? budget : undefined;
 }
 
-/**
- * One poll of a trigger's event: a manual run emits the newest matching record; the first poll
- * for a configuration remembers what exists and emits nothing; later polls emit what is new
- * (records not listed before, or changed statuses). Static data changes only after every
- * request succeeded, so a failed poll emits nothing and loses nothing.
- */
-export async function pollTrigger(
-	ctx: IPollFunctions,
+/** The n8n contexts a trigger reads its event's list in: a poll, a webhook call, a webhook's set-up. */
+export type TriggerContext = IPollFunctions | IWebhookFunctions | IHookFunctions;
+
+/** The event a trigger node is set to, its list and what makes a memory belong to it. */
+export interface EventListSettings {
+	event: PollEvent;
+	filters: RecordFilter[];
+	/** The event, base URL, query parameters and filters: a memory of another configuration starts over. */
+	configuration: string;
+	list: EventList;
+}
+
+/** Reads the node's event, filters and query parameters, and the reader of the event's list. */
+export async function readEventList(
+	ctx: TriggerContext,
 	trigger: PollTrigger,
-): Promise<INodeExecutionData[][] | null> {
+	budgetMs?: number,
+): Promise<EventListSettings> {
 	const value = ctx.getNodeParameter('event');
 	const event = trigger.events.find((candidate) => candidate.value === value);
 	if (!event) {
@@ -79,14 +90,32 @@ export async function pollTrigger(
 	const baseUrl = await readBaseUrl(ctx, trigger.profile);
 	const configuration = JSON.stringify({ event: event.value, baseUrl, qs, filters });
 	const request = { method: 'GET' as const, path: event.path, qs, scope: event.scope };
-	const manual = ctx.getMode() === 'manual';
 	const list: EventList = {
 		node: ctx.getNode(),
 		serviceName: trigger.profile.serviceName,
 		plural: event.plural,
 		readPage: pageReader(ctx, trigger.profile, request, event.plural),
-		budgetMs: manual ? undefined : pollBudgetMs(ctx),
+		budgetMs,
 	};
+	return { event, filters, configuration, list };
+}
+
+/**
+ * One poll of a trigger's event: a manual run emits the newest matching record; the first poll
+ * for a configuration remembers what exists and emits nothing; later polls emit what is new
+ * (records not listed before, or changed statuses). Static data changes only after every
+ * request succeeded, so a failed poll emits nothing and loses nothing.
+ */
+export async function pollTrigger(
+	ctx: IPollFunctions,
+	trigger: PollTrigger,
+): Promise<INodeExecutionData[][] | null> {
+	const manual = ctx.getMode() === 'manual';
+	const { event, filters, configuration, list } = await readEventList(
+		ctx,
+		trigger,
+		manual ? undefined : pollBudgetMs(ctx),
+	);
 	const staticData = ctx.getWorkflowStaticData('node');
 	const stored = staticData[MEMORY_KEY];
 	const change = event.statusChange;

@@ -163,7 +163,10 @@ export async function callWebhook(
 
 export type WebhookMethod = 'checkExists' | 'create' | 'delete';
 
-/** Runs one of the trigger's `webhookMethods.default` through n8n-core's HookContext. */
+/**
+ * Runs one of the trigger's `webhookMethods.default` through n8n-core's HookContext, then saves
+ * the static data it changed, as n8n's ActiveWorkflowManager does after adding or removing webhooks.
+ */
 export async function runWebhookMethod(
 	setup: WebhookSetup,
 	method: WebhookMethod,
@@ -175,7 +178,9 @@ export async function runWebhookMethod(
 	const additionalData = buildAdditionalData(types, setup.credentials);
 	const webhookData = webhookDataOf(types, trigger, additionalData, mode);
 	const context = new HookContext(workflow, trigger, additionalData, mode, activation, webhookData);
-	return await lifecycle[method].call(context);
+	const answer = await lifecycle[method].call(context);
+	if (setup.staticData && method !== 'checkExists') saveStaticData(setup.staticData, workflow);
+	return answer;
 }
 
 /** What n8n's WebhookService.createWebhookIfNotExists does on activation. */
@@ -227,15 +232,19 @@ function answer(res: ServerResponse, status: number, body: unknown): void {
 }
 
 /**
- * n8n's body parser, as far as it matters here: `rawBody` holds the exact bytes, and a body sent
- * as application/json that does not parse is answered 422 before the node runs.
+ * n8n's body parser, as far as it matters here (`parseRequestBody` in webhook-helpers.ts):
+ * `rawBody` holds the exact bytes, and a body sent as application/json that does not parse is
+ * answered 422 before the node runs, unless the trigger is of version 1 with
+ * `options.binaryData` set (then n8n does not parse the body).
  */
-function parseLikeN8n(req: IncomingMessage, rawBody: Buffer): boolean {
+function parseLikeN8n(req: IncomingMessage, rawBody: Buffer, trigger: INode): boolean {
 	req.rawBody = rawBody;
 	req.readRawBody = async () => {};
 	req._body = true;
 	const contentType = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
 	req.contentType = contentType;
+	const options = trigger.parameters.options as IDataObject | undefined;
+	if (trigger.typeVersion === 1 && options?.binaryData) return true;
 	if (contentType !== 'application/json' || rawBody.length === 0) return true;
 	try {
 		(req as IncomingMessage & { body?: unknown }).body = JSON.parse(rawBody.toString('utf8'));
@@ -283,7 +292,8 @@ async function handle(
 	res: ServerResponse,
 ): Promise<WebhookCall> {
 	const rawBody = await readBody(req);
-	if (!parseLikeN8n(req, rawBody)) {
+	const { workflow: loaded, trigger } = await loadTrigger(setup);
+	if (!parseLikeN8n(req, rawBody, loaded.getNode(trigger.name) ?? trigger)) {
 		answer(res, 422, { code: 422, message: 'Failed to parse request body' });
 		return { status: 422, answeredByNode: false, executionRecordedBeforeAnswer: false, rawBody };
 	}

@@ -1,0 +1,257 @@
+/**
+ * The Security Service Webhook Trigger's work. A call of its webhook ("a ring") is only a sign
+ * that a list may have changed: whatever the call holds, the trigger reads the event's list with
+ * the credential and emits the records not emitted before, as the poll trigger does
+ * (`pollNewRecords`). In one process one read runs at a time per trigger node, and rings that
+ * arrive meanwhile share the read after it, which starts once the emit before it is recorded.
+ * The memory is kept in the node's static data and, for the saves under way, in this process
+ * (n8nWebhookContract.ts, A2-A4).
+ */
+import {
+	type IDataObject,
+	type IHookFunctions,
+	type IWebhookFunctions,
+	type IWebhookResponseData,
+} from 'n8n-workflow';
+
+import { isRecord } from '../../shared/lists/recordFields';
+import { newestNewRecord, pollNewRecords } from '../../shared/polling/newRecords';
+import { readEventList, type PollTrigger } from '../../shared/polling/pollFunctions';
+import {
+	answerWhenRecorded,
+	readRawBody,
+	reply,
+	whenNotRecorded,
+} from '../../shared/webhooks/n8nWebhookContract';
+import { POLL_EVENTS } from '../pollTrigger/events';
+import { SECURITY_SERVICE } from '../transport';
+
+const SECURITY_EVENTS: PollTrigger = { profile: SECURITY_SERVICE, events: POLL_EVENTS };
+
+/** Key of the memory in the node's static data. */
+const MEMORY_KEY = 'seen';
+/** A ring's content is never used; a larger one is refused before any request. */
+const MAX_RING_BYTES = 1024 * 1024;
+
+/** What the static data holds: the engine's memory, since when the workflow is published, and how often it changed. */
+interface StoredMemory {
+	memory?: IDataObject;
+	publishedAt: string;
+	changes: number;
+}
+
+/** One read of the list, shared by the rings that waited for it. */
+interface SharedRead {
+	records: IDataObject[];
+	/** Set by the ring that starts the execution of `records`. */
+	taken: boolean;
+	/** True once the execution of `records` is recorded (at once when there are none); false when it failed. */
+	recorded: Promise<boolean>;
+	/** Keeps the read's memory when `recorded` is true; the first call counts. */
+	settle: (recorded: boolean) => void;
+	failed?: Error;
+}
+
+/** One trigger node's memory and reads in this process. */
+class NodeRings {
+	/** The end of the newest read: its records recorded or given up. */
+	private lastRead: Promise<unknown> = Promise.resolve();
+	private nextRead?: Promise<SharedRead>;
+
+	constructor(public stored: StoredMemory) {}
+
+	/** The read that starts after the running one, shared by every ring until it starts. */
+	share(read: () => Promise<SharedRead>): Promise<SharedRead> {
+		if (!this.nextRead) {
+			const start = async () => {
+				this.nextRead = undefined;
+				return await read();
+			};
+			const next = this.lastRead.then(start, start);
+			this.nextRead = next;
+			this.lastRead = next.then(async ({ recorded }) => await recorded);
+		}
+		return this.nextRead;
+	}
+
+	/** Takes `loaded` (what this call's static data holds) when another process changed it since. */
+	adopt(loaded: StoredMemory): void {
+		const same = loaded.publishedAt === this.stored.publishedAt;
+		if (!same || loaded.changes > this.stored.changes) this.stored = loaded;
+	}
+
+	keep(memory: IDataObject): void {
+		this.stored = {
+			memory,
+			publishedAt: this.stored.publishedAt,
+			changes: this.stored.changes + 1,
+		};
+	}
+}
+
+/** Trigger nodes whose memory one process keeps at most; the least recently used goes first. */
+const MAX_NODES = 1_000;
+const nodes = new Map<string, NodeRings>();
+
+function nodeRingsOf(ctx: IWebhookFunctions, loaded: StoredMemory): NodeRings {
+	const key = `${ctx.getWorkflow().id ?? ''}/${ctx.getNode().id}`;
+	const rings = nodes.get(key) ?? new NodeRings(loaded);
+	nodes.delete(key);
+	nodes.set(key, rings);
+	if (nodes.size > MAX_NODES) nodes.delete(nodes.keys().next().value!);
+	return rings;
+}
+
+function loadedMemory(ctx: IWebhookFunctions | IHookFunctions): StoredMemory | undefined {
+	const stored = ctx.getWorkflowStaticData('node')[MEMORY_KEY];
+	if (!isRecord(stored) || typeof stored.publishedAt !== 'string') return undefined;
+	return {
+		memory: isRecord(stored.memory) ? stored.memory : undefined,
+		publishedAt: stored.publishedAt,
+		changes: typeof stored.changes === 'number' ? stored.changes : 0,
+	};
+}
+
+/** A3: the node's memory as this process knows it when n8n saves the static data. */
+function savedAsNewest(rings: NodeRings): IDataObject {
+	return { toJSON: () => rings.stored } as unknown as IDataObject;
+}
+
+/** Publishing: reads the list and remembers all it holds, so that none of it is emitted. */
+export async function rememberList(ctx: IHookFunctions): Promise<void> {
+	const { filters, configuration, list } = await readEventList(ctx, SECURITY_EVENTS);
+	const first = await pollNewRecords(list, undefined, configuration, filters);
+	const stored: StoredMemory = {
+		memory: first.memory,
+		publishedAt: new Date().toISOString(),
+		changes: 0,
+	};
+	ctx.getWorkflowStaticData('node')[MEMORY_KEY] = stored as unknown as IDataObject;
+}
+
+export function hasMemory(ctx: IHookFunctions): boolean {
+	return loadedMemory(ctx) !== undefined;
+}
+
+export function forgetList(ctx: IHookFunctions): void {
+	delete ctx.getWorkflowStaticData('node')[MEMORY_KEY];
+}
+
+/** Reads the list from the newest memory; keeps the new memory once the emit is recorded. */
+async function readList(ctx: IWebhookFunctions, rings: NodeRings): Promise<SharedRead> {
+	const shared: SharedRead = {
+		records: [],
+		taken: false,
+		recorded: Promise.resolve(true),
+		settle: () => {},
+	};
+	try {
+		const loaded = loadedMemory(ctx);
+		if (loaded) rings.adopt(loaded);
+		const { filters, configuration, list } = await readEventList(ctx, SECURITY_EVENTS);
+		const poll = await pollNewRecords(list, rings.stored.memory, configuration, filters);
+		if (poll.warning) ctx.logger.warn(poll.warning);
+		if (poll.records.length === 0) {
+			rings.keep(poll.memory);
+			return shared;
+		}
+		let settled = false;
+		shared.records = poll.records;
+		shared.recorded = new Promise((resolve) => {
+			shared.settle = (recorded) => {
+				if (settled) return;
+				settled = true;
+				if (recorded) rings.keep(poll.memory);
+				resolve(recorded);
+			};
+		});
+	} catch (error) {
+		shared.failed = error as Error;
+		ctx.logger.warn(
+			`${ctx.getNode().name}: a webhook call found the list unreadable; nothing was emitted and the service is asked to call again`,
+			{ error: (error as Error).message, workflowId: ctx.getWorkflow().id },
+		);
+	}
+	return shared;
+}
+
+const items = (records: IDataObject[]) =>
+	records.map((json) => ({ json, pairedItem: { item: 0 } }));
+
+/** A ring on the production URL: emits what is new, once, in one execution. */
+async function ring(ctx: IWebhookFunctions): Promise<IWebhookResponseData> {
+	const staticData = ctx.getWorkflowStaticData('node');
+	const loaded = loadedMemory(ctx);
+	const rings = nodeRingsOf(ctx, loaded ?? { publishedAt: '', changes: 0 });
+	const read = await rings.share(async () => await readList(ctx, rings));
+	if (read.failed) {
+		return reply(ctx, 503, {
+			error: 'list_unreadable',
+			message: 'The trigger could not read the list; call again later.',
+		});
+	}
+	if (read.records.length > 0 && !read.taken) {
+		read.taken = true;
+		const newest = savedAsNewest(rings);
+		whenNotRecorded(ctx, () => read.settle(false));
+		// A2 and A4: kept once the execution exists, written just before n8n saves.
+		return answerWhenRecorded(items(read.records), () => {
+			read.settle(true);
+			staticData[MEMORY_KEY] = newest;
+		});
+	}
+	if (!(await read.recorded)) {
+		return reply(ctx, 503, {
+			error: 'not_recorded',
+			message: 'The records this call found could not be recorded; call again.',
+		});
+	}
+	if (loaded?.changes !== rings.stored.changes || loaded.publishedAt !== rings.stored.publishedAt)
+		staticData[MEMORY_KEY] = savedAsNewest(rings);
+	return reply(ctx, 200, { received: true });
+}
+
+/** A ring on the test URL: emits the newest record the filters accept, so that fields can be mapped. */
+async function testRing(ctx: IWebhookFunctions): Promise<IWebhookResponseData> {
+	const { filters, configuration, list } = await readEventList(ctx, SECURITY_EVENTS);
+	const stored = loadedMemory(ctx)?.memory;
+	const newest = await newestNewRecord(list, stored, configuration, filters);
+	if (!newest) return reply(ctx, 200, { received: true });
+	return answerWhenRecorded(items([newest]));
+}
+
+/** Whatever the call holds: a body over MAX_RING_BYTES is refused; any other starts a read. */
+export async function handleRing(ctx: IWebhookFunctions): Promise<IWebhookResponseData> {
+	const declared = Number(ctx.getHeaderData()['content-length'] ?? 0);
+	if (declared > MAX_RING_BYTES) return tooLarge(ctx);
+	let rawBody: Buffer | undefined;
+	try {
+		rawBody = await readRawBody(ctx);
+	} catch (error) {
+		if ((error as { status?: number }).status === 413) return tooLarge(ctx);
+		return reply(ctx, 400, {
+			error: 'body_unreadable',
+			message: 'The call ended before its body.',
+		});
+	}
+	if ((rawBody?.length ?? 0) > MAX_RING_BYTES) return tooLarge(ctx);
+	try {
+		return ctx.getMode() === 'manual' ? await testRing(ctx) : await ring(ctx);
+	} catch (error) {
+		// Only a test ring (the user's own) is told why.
+		if (ctx.getMode() === 'manual')
+			return reply(ctx, 503, { error: 'list_unreadable', message: (error as Error).message });
+		ctx.logger.warn(`${ctx.getNode().name}: a webhook call could not be handled`, {
+			error: (error as Error).message,
+			workflowId: ctx.getWorkflow().id,
+		});
+		return reply(ctx, 500, { error: 'internal_error', message: 'The call could not be handled.' });
+	}
+}
+
+function tooLarge(ctx: IWebhookFunctions): IWebhookResponseData {
+	return reply(ctx, 413, {
+		error: 'payload_too_large',
+		message: 'A call may carry at most 1 MiB; it was not read.',
+	});
+}

@@ -1,0 +1,114 @@
+/**
+ * Everything in the webhook triggers that depends on how n8n orders its work for a webhook call.
+ * Both triggers promise that a 2xx means n8n recorded the execution of what they emit, and that
+ * nothing starts twice across retries, restarts and processes. Both rest on these assumptions,
+ * read from n8n 2.41.1 (packages/cli/src): `WebhookHelpers.executeWebhook`
+ * (webhooks/webhook-helpers.ts) runs the workflow, then reads the answer with
+ * `extractWebhookOnReceivedResponse` and hands it to the callback of `LiveWebhooks.executeWebhook`
+ * (webhooks/live-webhooks.ts), which saves the static data with
+ * `WorkflowStaticDataService.saveStaticData` before the answer is sent; `WorkflowRunner.run`
+ * (workflow-runner.ts) creates the execution through `ActiveExecutions.add` →
+ * `ExecutionPersistence.create`, after `establishContextForPersistence`; n8n-workflow's
+ * `ObservableObject` marks changed static data.
+ *
+ * A1  With `responseMode: 'onReceived'`, n8n creates the execution (a row in its database)
+ *     before it sends the answer, and answers with the node's `webhookResponse`.
+ *     n8n 1.x answers first and records after, for every trigger: there a 2xx does not mean
+ *     recorded, and a crash right after it can lose the event (README, "Compatibility").
+ * A2  n8n reads `webhookResponse` of what `webhook()` returned after creating the execution and
+ *     before saving the static data.
+ * A3  n8n saves the node's static data changed in `webhook()` with `JSON.stringify` (so a
+ *     `toJSON` value is called then) before it sends the answer, and every process reads the
+ *     static data from the database when it loads the workflow for a call.
+ * A4  Preparing the execution, n8n wraps the static data anew, which clears its "changed" mark:
+ *     a write made only during `webhook()` would not be saved.
+ * A5  The response emits 'finish' once the answer is sent. 'close' without 'finish' means the
+ *     sender went away (e.g. it timed out): n8n goes on, and may still create the execution.
+ * A6  `webhook()` returning no `workflowData` and `noWebhookResponse: true` starts no execution
+ *     and leaves the answer to the node (it wrote it on the response object).
+ * A7  n8n's body parser keeps the request's bytes as `rawBody` (or offers `readRawBody()`).
+ *
+ * `test/contract/` checks A1 and A3 in the newest n8n 1.x, the pinned 2.x and the newest 2.x, and
+ * names the assumption that broke; a weekly CI workflow runs it against the newest n8n.
+ */
+import {
+	sleep,
+	type IDataObject,
+	type INodeExecutionData,
+	type IWebhookFunctions,
+	type IWebhookResponseData,
+} from 'n8n-workflow';
+
+/** The webhook description that selects A1: answered by n8n once the execution exists. */
+export const RECORDED_BEFORE_ANSWER = {
+	responseMode: 'onReceived',
+	// Left out, n8n would answer with the text "firstEntryJson" instead of `webhookResponse`.
+	responseData: '',
+} as const;
+
+/**
+ * How long an answer whose sender went away waits for n8n to read it (A2), that is to have
+ * created the execution, before it counts as not recorded; n8n takes well under a second.
+ */
+export const RECORDING_GRACE_MS = 60_000;
+
+type Response = ReturnType<IWebhookFunctions['getResponseObject']>;
+
+/**
+ * Starts the workflow with `items`. A2: `onRecorded` runs when n8n reads the answer, once the
+ * execution exists, before it saves the static data.
+ */
+export function answerWhenRecorded(
+	items: INodeExecutionData[],
+	onRecorded?: () => void,
+): IWebhookResponseData {
+	const result: IWebhookResponseData = { workflowData: [items] };
+	Object.defineProperty(result, 'webhookResponse', {
+		enumerable: true,
+		get: () => {
+			onRecorded?.();
+			return { received: true };
+		},
+	});
+	return result;
+}
+
+/**
+ * A5: calls `onNotRecorded` when the answer turns out not to be a 2xx, or when the sender went
+ * away and RECORDING_GRACE_MS passed (then A2 has normally run first and the caller ignores it).
+ */
+export function whenNotRecorded(ctx: IWebhookFunctions, onNotRecorded: () => void): void {
+	const res = ctx.getResponseObject();
+	let finished = false;
+	res.once?.('finish', () => {
+		finished = true;
+		if (res.statusCode < 200 || res.statusCode >= 300) onNotRecorded();
+	});
+	res.once?.('close', () => {
+		if (!finished) void sleep(RECORDING_GRACE_MS).then(onNotRecorded);
+	});
+}
+
+/** A6: answers the request now with `status` and a JSON body; no workflow starts. */
+export function reply(
+	ctx: IWebhookFunctions,
+	status: number,
+	body: IDataObject,
+): IWebhookResponseData {
+	const res: Response = ctx.getResponseObject();
+	if (!res.headersSent) {
+		res.statusCode = status;
+		res.setHeader('Content-Type', 'application/json; charset=utf-8');
+		res.setHeader('Cache-Control', 'no-store');
+		res.end(JSON.stringify(body));
+	}
+	return { noWebhookResponse: true };
+}
+
+/** A7: the exact request bytes (n8n reads them before the node runs, `readRawBody` if it did not). */
+export async function readRawBody(ctx: IWebhookFunctions): Promise<Buffer | undefined> {
+	const request = ctx.getRequestObject();
+	if (!Buffer.isBuffer(request.rawBody) && typeof request.readRawBody === 'function')
+		await request.readRawBody();
+	return Buffer.isBuffer(request.rawBody) ? request.rawBody : undefined;
+}

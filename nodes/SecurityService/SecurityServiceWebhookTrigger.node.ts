@@ -7,7 +7,7 @@ import {
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { RECORDED_BEFORE_ANSWER } from '../shared/webhooks/n8nWebhookContract';
+import { BODY_NOT_PARSED, RECORDED_BEFORE_ANSWER } from '../shared/webhooks/n8nWebhookContract';
 import { eventProperties } from './pollTrigger/properties';
 import { forgetList, handleRing, hasMemory, rememberList } from './webhookTrigger/rings';
 
@@ -20,8 +20,7 @@ export class SecurityServiceWebhookTrigger implements INodeType {
 			dark: 'file:securityService.dark.svg',
 		},
 		group: ['trigger'],
-		// Version 1 on purpose: n8n then skips parsing the body when `options.binaryData` is set
-		// (`parseRequestBody` in n8n's webhook-helpers), so a body that is not JSON still rings.
+		// Version 1 with BODY_NOT_PARSED on purpose (n8nWebhookContract.ts, A8): a body that is not JSON still rings.
 		version: 1,
 		subtitle: '={{"New " + $parameter["event"].slice(3)}}',
 		description:
@@ -57,8 +56,7 @@ export class SecurityServiceWebhookTrigger implements INodeType {
 				'The list to read on each call of the webhook. Each call emits the records not emitted before, reading only the pages where new records can be.',
 				'Publishing the workflow remembers the records the list holds; they are never emitted. Each call of the webhook then reads the list and emits each new record once, whatever the call contains. A test event emits the newest record.',
 			),
-			// Read by n8n, not by the node: the call's body is never parsed (see `version`).
-			{ displayName: 'Options', name: 'options', type: 'hidden', default: { binaryData: true } },
+			BODY_NOT_PARSED,
 		],
 	};
 

@@ -18,7 +18,7 @@ import { PERFORMANCE_TRIGGER } from '../support/n8n/examples.mts';
 import { ensureN8nRuntime } from '../support/n8n/install.mts';
 import { startN8n } from '../support/n8n/instance.mts';
 import type { N8nInstance, N8nOptions } from '../support/n8n/instance.mts';
-import { ARTIFACTS_DIR } from '../support/n8n/paths.mts';
+import { ARTIFACTS_DIR, PACKAGE_NAME } from '../support/n8n/paths.mts';
 import { delay, freePort } from '../support/n8n/processes.mts';
 import { nodeDescription, productionWebhookUrl, waitForWebhook } from '../support/n8n/webhooks.mts';
 import { isN8n1 } from './versions.mts';
@@ -30,6 +30,8 @@ import { isN8n1 } from './versions.mts';
  */
 
 export const TRIGGER_NODE = 'Performance event';
+const SECURITY_WEBHOOK_NODE = 'Security ring';
+const SECURITY_WEBHOOK_TRIGGER = `${PACKAGE_NAME}.securityServiceWebhookTrigger`;
 const OWNER = {
 	email: 'contract@example.com',
 	firstName: 'Contract',
@@ -43,6 +45,8 @@ export interface ContractN8n {
 	url: string;
 	/** What the bench helpers need to count this workflow's executions (read from n8n's SQLite file). */
 	work: Workload;
+	/** The Security Service Webhook Trigger's workflow (new threats, against the given sandbox): its production URL and id. */
+	securityWebhook: { url: string; workflowId: string };
 	store: ExecutionStore;
 	/** SIGKILLs n8n's process group (n8n and its task runner) at once: no answer, save or cleanup after. */
 	kill(): void;
@@ -82,6 +86,35 @@ function workflow(credentialId: string): WorkflowDefinition {
 	};
 }
 
+/** A Security Service Webhook Trigger (new threats) → No Operation. */
+function securityWebhookWorkflow(credentialId: string): WorkflowDefinition {
+	return {
+		name: `Contract security ${randomUUID()}`,
+		nodes: [
+			{
+				name: SECURITY_WEBHOOK_NODE,
+				type: SECURITY_WEBHOOK_TRIGGER,
+				typeVersion: 1,
+				position: [0, 0],
+				webhookId: randomUUID(),
+				parameters: { event: 'newThreat' },
+				credentials: { securityServiceApi: { id: credentialId, name: 'Contract security' } },
+			},
+			{
+				name: 'Done',
+				type: 'n8n-nodes-base.noOp',
+				typeVersion: 1,
+				position: [220, 0],
+				parameters: {},
+			},
+		],
+		connections: {
+			[SECURITY_WEBHOOK_NODE]: { main: [[{ node: 'Done', type: 'main', index: 0 }]] },
+		},
+		settings: { executionOrder: 'v1' },
+	};
+}
+
 /** The workflow's saved static data, as n8n wrote it to its SQLite file (opened per read: n8n is killed under it). */
 function savedStaticData(userFolder: string, workflowId: string): Record<string, unknown> {
 	const db = new DatabaseSync(path.join(userFolder, '.n8n', 'database.sqlite'), { readOnly: true });
@@ -103,7 +136,10 @@ function processGroupListeningOn(port: number): number {
 }
 
 /** Starts the release (installed once into the cache) with the contract's workflow published. */
-export async function startContractN8n(version: string): Promise<ContractN8n> {
+export async function startContractN8n(
+	version: string,
+	security: { baseUrl: string; apiKey: string },
+): Promise<ContractN8n> {
 	const runtime = await ensureN8nRuntime(version);
 	const n8n1 = isN8n1(version);
 	const userFolder = mkdtempSync(path.join(os.tmpdir(), `n8n-contract-${version}-`));
@@ -138,20 +174,34 @@ export async function startContractN8n(version: string): Promise<ContractN8n> {
 				...(n8n1 ? { allowedHttpRequestDomains: 'all' } : {}),
 			},
 		);
-		const stored = await client.createWorkflow(workflow(credentialId));
-		if (n8n1) await client.activateWorkflow(stored.id);
-		else await client.publishWorkflow(stored.id);
-		const trigger = stored.nodes.find((node) => node.name === TRIGGER_NODE)!;
-		const url = productionWebhookUrl(
-			n8n.origin,
-			trigger,
-			await nodeDescription(client, PERFORMANCE_TRIGGER),
+		const publish = async (definition: WorkflowDefinition, nodeName: string, type: string) => {
+			const stored = await client.createWorkflow(definition);
+			if (n8n1) await client.activateWorkflow(stored.id);
+			else await client.publishWorkflow(stored.id);
+			const trigger = stored.nodes.find((node) => node.name === nodeName)!;
+			const url = productionWebhookUrl(n8n.origin, trigger, await nodeDescription(client, type));
+			await waitForWebhook(url);
+			return { url, workflowId: stored.id };
+		};
+		const { url, workflowId } = await publish(
+			workflow(credentialId),
+			TRIGGER_NODE,
+			PERFORMANCE_TRIGGER,
 		);
-		await waitForWebhook(url);
+		const securityCredentialId = await client.createCredential(
+			'Contract security',
+			'securityServiceApi',
+			{ ...security, ...(n8n1 ? { allowedHttpRequestDomains: 'all' } : {}) },
+		);
+		const securityWebhook = await publish(
+			securityWebhookWorkflow(securityCredentialId),
+			SECURITY_WEBHOOK_NODE,
+			SECURITY_WEBHOOK_TRIGGER,
+		);
 
 		const store = sqliteStore(userFolder);
 		const work: Workload = {
-			workflowId: stored.id,
+			workflowId,
 			urls: [url],
 			store,
 			pgids: () => [pgid],
@@ -160,6 +210,7 @@ export async function startContractN8n(version: string): Promise<ContractN8n> {
 			version,
 			url,
 			work,
+			securityWebhook,
 			store,
 			kill: () => process.kill(-pgid, 'SIGKILL'),
 			down: async () => {
@@ -175,7 +226,7 @@ export async function startContractN8n(version: string): Promise<ContractN8n> {
 				await waitForWebhook(url);
 			},
 			listedInStaticData: (events) => {
-				const saved = savedStaticData(userFolder, stored.id);
+				const saved = savedStaticData(userFolder, workflowId);
 				const listed = new Set<string>();
 				for (const [key, value] of Object.entries(saved)) {
 					if (!key.startsWith('node:') || value === null || typeof value !== 'object') continue;

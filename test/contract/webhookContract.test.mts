@@ -18,6 +18,7 @@ import type { Answer } from '../support/n8n/loadDriver.mts';
 import { ARTIFACTS_DIR } from '../support/n8n/paths.mts';
 import { delay } from '../support/n8n/processes.mts';
 import { progress } from '../support/n8n/progress.mts';
+import { startSandbox, type Sandbox } from '../support/sandbox/index.mts';
 import { startContractN8n } from './contractN8n.mts';
 import { figuresFile } from './globalSetup.mts';
 import type { ContractN8n } from './contractN8n.mts';
@@ -28,7 +29,9 @@ import { answersBeforeRecording, contractVersions } from './versions.mts';
  * recorded the execution) assumes of n8n, checked in each supported release: the newest 1.x, the
  * pinned 2.x and the newest 2.x (N8N_CONTRACT_VERSIONS overrides the list). The assumptions are
  * A1..A5 in nodes/shared/webhooks/n8nWebhookContract.ts; each failure names the one
- * that broke. One n8n per release (SQLite); the releases run side by side.
+ * that broke. One n8n per release (SQLite); the releases run side by side. The Security Service
+ * Webhook Trigger adds A6 (no workflow data starts nothing) and A8 (a version-1 start node with
+ * `options.binaryData` gets bodies n8n cannot parse), checked against one sandbox.
  */
 
 const RETRIES = 5;
@@ -96,6 +99,25 @@ async function sendAsServiceRetries(url: string, events: Event[]): Promise<{ ans
 	return { answers };
 }
 
+let sandbox: Sandbox;
+beforeAll(async () => {
+	sandbox = await startSandbox({ quiet: true });
+});
+afterAll(async () => {
+	await sandbox?.close();
+});
+
+/** A ring n8n cannot parse: declared JSON, not JSON. */
+async function ring(url: string): Promise<number> {
+	const answer = await fetch(url, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: '{"event": threat.detected',
+	});
+	await answer.arrayBuffer();
+	return answer.status;
+}
+
 for (const version of contractVersions()) {
 	const n8n1 = answersBeforeRecording(version);
 
@@ -104,7 +126,10 @@ for (const version of contractVersions()) {
 		const figures: Record<string, unknown> = { version };
 
 		beforeAll(async () => {
-			n8n = await startContractN8n(version);
+			n8n = await startContractN8n(version, {
+				baseUrl: sandbox.securityUrl,
+				apiKey: sandbox.securityKey,
+			});
 		});
 
 		afterAll(async () => {
@@ -270,6 +295,33 @@ for (const version of contractVersions()) {
 					newForRecorded.map((event) => event.id),
 					`A3 broke: resending the ${BURST} events to n8n ${version} after the restart started ${plural(newForRecorded.length, 'new execution')} (a restarted n8n no longer reads the static data saved before its answers from the database when it loads the workflow)`,
 				).toEqual([]);
+			},
+		);
+
+		it.sequential(
+			'Security Service Webhook Trigger: a ring n8n cannot parse reads the list and starts one execution for the new threat (A8); a ring with nothing new starts none (A6)',
+			async () => {
+				const { url, workflowId } = n8n.securityWebhook;
+				sandbox.addThreat({ severity: 'critical' });
+				const afterId = await n8n.store.maxId();
+				const status = await ring(url);
+				expect(
+					status,
+					`A8 broke: n8n ${version} answered ${status} to a ring whose body is not JSON (n8n parses the body of a version-1 start node with options.binaryData now)`,
+				).toBe(200);
+				const work = { ...n8n.work, workflowId, urls: [url] };
+				const rows = await settled(work, afterId, 1, { quietMs: QUIET_MS });
+				expect(
+					rows,
+					`n8n ${version} started ${rows.length} executions for one new threat`,
+				).toHaveLength(1);
+				const again = await ring(url);
+				expect(again).toBe(200);
+				const after = await settled(work, afterId, 1, { quietMs: QUIET_MS });
+				expect(
+					after,
+					`A6 broke: n8n ${version} started an execution for a ring with nothing new (webhook() returned no workflow data)`,
+				).toHaveLength(1);
 			},
 		);
 	});

@@ -27,14 +27,18 @@
  * A6  `webhook()` returning no `workflowData` and `noWebhookResponse: true` starts no execution
  *     and leaves the answer to the node (it wrote it on the response object).
  * A7  n8n's body parser keeps the request's bytes as `rawBody` (or offers `readRawBody()`).
+ * A8  `parseRequestBody` (webhook-helpers.ts) parses the body before `webhook()` and answers 422
+ *     to JSON it cannot parse, except for a start node of version 1 whose `options.binaryData` is
+ *     set: that node gets every body unparsed (n8n evaluates one expression per call to tell).
  *
- * `test/contract/` checks A1 and A3 in the newest n8n 1.x, the pinned 2.x and the newest 2.x, and
- * names the assumption that broke; a weekly CI workflow runs it against the newest n8n.
+ * `test/contract/` checks A1, A3, A6 and A8 in the newest n8n 1.x, the pinned 2.x and the newest
+ * 2.x, and names the assumption that broke; a weekly CI workflow runs it against the newest n8n.
  */
 import {
 	sleep,
 	type IDataObject,
 	type INodeExecutionData,
+	type INodeProperties,
 	type IWebhookFunctions,
 	type IWebhookResponseData,
 } from 'n8n-workflow';
@@ -51,6 +55,14 @@ export const RECORDED_BEFORE_ANSWER = {
  * created the execution, before it counts as not recorded; n8n takes well under a second.
  */
 export const RECORDING_GRACE_MS = 60_000;
+
+/** A8: with this hidden parameter, a version-1 trigger gets every body, also one that is not JSON. */
+export const BODY_NOT_PARSED: INodeProperties = {
+	displayName: 'Options',
+	name: 'options',
+	type: 'hidden',
+	default: { binaryData: true },
+};
 
 type Response = ReturnType<IWebhookFunctions['getResponseObject']>;
 

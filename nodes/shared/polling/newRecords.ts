@@ -223,7 +223,8 @@ async function unfinishedReadPoll(
 	{ from, newAfter }: { from?: PageRef; newAfter?: number },
 ): Promise<Memory> {
 	const { memory } = poll;
-	const read = await reader.read(from, from ? undefined : isNewestFirstStart);
+	const read = reader.read(from);
+	for await (const page of read) if (!from && isNewestFirstStart(page)) break;
 	const decided = poll.decide(read.records, from ? datedAfter(newAfter) : () => false);
 	const order = memory.order ?? readOrder(read);
 	return poll.outcome({
@@ -242,12 +243,11 @@ async function unfinishedReadPoll(
  */
 async function oldestFirstPoll(reader: ListReader, poll: Poll): Promise<Memory> {
 	const { memory, seen } = poll;
-	let read = await reader.read(memory.resumeAt ?? memory.newestPage);
-	const goingOn = memory.resumeAt !== undefined && !read.restarted;
-	const first = read.pages[0].records[0] as IdentifiedRecord | undefined;
-	if (!goingOn && !read.restarted && memory.newestPage && !(first && seen.has(first.id))) {
+	let read = await reader.read(memory.resumeAt ?? memory.newestPage).toEnd();
+	const goingOn = memory.resumeAt !== undefined && !read.fromStart;
+	if (!goingOn && !read.fromStart && !seen.has(read.records[0]?.id ?? '')) {
 		if (!reader.hasTime()) return poll.outcome({ newestPage: undefined });
-		read = { ...(await reader.read(undefined)), restarted: true };
+		read = await reader.read().toEnd();
 	}
 	const rule = newRecordsOf(
 		read,
@@ -289,9 +289,8 @@ async function newestFirstPoll(reader: ListReader, poll: Poll): Promise<Memory> 
 			continue;
 		}
 		const endIds = new Set(range.endIds);
-		const read = await reader.read(range.from, (page) =>
-			page.records.some(({ id }) => endIds.has(id)),
-		);
+		const read = reader.read(range.from);
+		for await (const page of read) if (page.records.some(({ id }) => endIds.has(id))) break;
 		const { isNew } = newRecordsOf(
 			read,
 			endIds,
@@ -307,7 +306,8 @@ async function newestFirstPoll(reader: ListReader, poll: Poll): Promise<Memory> 
 	if (!reader.hasTime())
 		return poll.outcome({ seenIds: mergeIds(memory.seenIds, seenInRanges), unread });
 
-	const read = await reader.read(undefined, (page) => page.records.some(({ id }) => seen.has(id)));
+	const read = reader.read();
+	for await (const page of read) if (page.records.some(({ id }) => seen.has(id))) break;
 	const rule = newRecordsOf(read, seen, 'before', () => true, whenNoneSeen(memory));
 	poll.lostTrack = rule.by === 'whole' && memory.seenIds.length > 0 && read.records.length > 0;
 	const decided = poll.decide(read.records, rule.isNew, seenInRanges);
@@ -352,10 +352,8 @@ function observedOrder(
  */
 async function unorderedPoll(reader: ListReader, poll: Poll): Promise<Memory> {
 	const { memory, seen } = poll;
-	const read = await reader.read(memory.resumeAt);
-	const { records } = read;
-	const fromStart = memory.resumeAt === undefined || read.restarted;
-	const whole = fromStart && !read.resumeAt;
+	const read = await reader.read(memory.resumeAt).toEnd();
+	const { records, fromStart, whole } = read;
 	const found = records.some(({ id }) => seen.has(id));
 	const isNew: IsNew =
 		found || !whole
@@ -433,10 +431,11 @@ export async function newestNewRecord(
 	const memory = readMemory(stored, configuration);
 	const accepted = ({ record }: IdentifiedRecord) => matchesFilters(record, filters);
 	if (memory?.order === 'oldestFirst' && memory.newestPage && !memory.unfinishedRead) {
-		const fromNewest = await reader.read(memory.newestPage);
+		const fromNewest = await reader.read(memory.newestPage).toEnd();
 		const newest = newestRecord(fromNewest.records.filter(accepted));
-		if (newest || fromNewest.restarted) return newest?.record;
+		if (newest || fromNewest.fromStart) return newest?.record;
 	}
-	const whole = await reader.wholeList(isNewestFirstStart);
+	const whole = reader.read(undefined, false);
+	for await (const page of whole) if (isNewestFirstStart(page)) break;
 	return newestRecord(whole.records.filter(accepted))?.record;
 }

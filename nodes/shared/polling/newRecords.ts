@@ -128,16 +128,6 @@ function datedAfter(time: number | undefined): IsNew {
 }
 
 /**
- * For a whole list holding none of the records seen before: everything is new when nothing was
- * seen (the list was empty); otherwise what is dated after the newest record seen, or, undated,
- * has an ID number above those seen; a record that shows neither is new (rather emitted than missed).
- */
-function whenNoneSeen(memory: Memory): IsNew {
-	if (memory.seenIds.length === 0) return () => true;
-	return (record) => isNewerThan(record, memory.newestTime, memory.seenIds);
-}
-
-/**
  * The records a read holds before (newest first) or after (oldest first) its first record of
  * `seen`; all of them when it holds none.
  */
@@ -187,6 +177,19 @@ class Poll {
 			if (accepted || !refusedBefore) this.fresh.add(id);
 		});
 		return records.map(({ id }) => id).filter((id) => !this.refused.has(id));
+	}
+
+	/**
+	 * The rule for a read of the whole list that holds none of the records seen before: everything
+	 * is new when nothing was seen (the list was empty); otherwise what is dated after the newest
+	 * record seen, or, undated, has an ID number above those seen; a record that shows neither is
+	 * new (rather emitted than missed). Records were seen and none is listed: the poll lost track.
+	 */
+	whenNoneSeen(read: ListRead): IsNew {
+		const { seenIds, newestTime } = this.memory;
+		if (seenIds.length === 0) return () => true;
+		this.lostTrack = read.records.length > 0;
+		return (record) => isNewerThan(record, newestTime, seenIds);
 	}
 
 	/** The memory after this poll: `changes` over the memory it began with. */
@@ -240,11 +243,10 @@ async function oldestFirstPoll(reader: ListReader, poll: Poll): Promise<Memory> 
 		read = await reader.read().toEnd();
 	}
 	const noneSeen = !goingOn && !read.records.some(({ id }) => seen.has(id));
-	poll.lostTrack = noneSeen && read.whole && memory.seenIds.length > 0 && read.records.length > 0;
 	const unfinishedRead =
 		noneSeen && read.resumeAt ? { from: read.resumeAt, newAfter: memory.newestTime } : undefined;
 	let isNew = goingOn ? () => true : aroundSeen(read, seen, 'oldestFirst');
-	if (noneSeen) isNew = read.resumeAt ? datedAfter(memory.newestTime) : whenNoneSeen(memory);
+	if (noneSeen) isNew = read.resumeAt ? datedAfter(memory.newestTime) : poll.whenNoneSeen(read);
 	const seenIds = poll.decide(read.records, isNew);
 	const stillOldestFirst = !contradicts(read, 'oldestFirst');
 	const placed = stillOldestFirst && !unfinishedRead;
@@ -291,8 +293,7 @@ async function newestFirstPoll(reader: ListReader, poll: Poll): Promise<Memory> 
 	const read = reader.read();
 	for await (const page of read) if (page.records.some(({ id }) => seen.has(id))) break;
 	const noneSeen = read.whole && !read.records.some(({ id }) => seen.has(id));
-	poll.lostTrack = noneSeen && memory.seenIds.length > 0 && read.records.length > 0;
-	const isNew = noneSeen ? whenNoneSeen(memory) : aroundSeen(read, seen, 'newestFirst');
+	const isNew = noneSeen ? poll.whenNoneSeen(read) : aroundSeen(read, seen, 'newestFirst');
 	const seenIds = poll.decide(read.records, isNew, seenInRanges);
 	if (read.resumeAt) {
 		unread.push({
@@ -333,11 +334,10 @@ async function unorderedPoll(reader: ListReader, poll: Poll): Promise<Memory> {
 	const read = await reader.read(memory.resumeAt).toEnd();
 	const { records, fromStart, whole } = read;
 	const noneSeen = whole && !records.some(({ id }) => seen.has(id));
-	poll.lostTrack = noneSeen && memory.seenIds.length > 0 && records.length > 0;
 	const nearEnd: IsNew = (_record, index) =>
 		(fromStart && index < WATCHED_AT_EACH_END) ||
 		(!read.resumeAt && index >= records.length - WATCHED_AT_EACH_END);
-	const seenIds = poll.decide(records, noneSeen ? whenNoneSeen(memory) : nearEnd);
+	const seenIds = poll.decide(records, noneSeen ? poll.whenNoneSeen(read) : nearEnd);
 	const order = readOrder(read) ?? (whole ? observedOrder(records, poll.fresh, seen) : undefined);
 	return poll.outcome({
 		seenIds: rememberIds(seenIds, order, memory.seenIds),
@@ -371,13 +371,11 @@ export async function pollNewRecords(
 	const poll = new Poll(memory, filters);
 	// The first poll is a read that has not found a record seen before yet, from the list's start.
 	const unfinishedRead = remembered ? memory.unfinishedRead : { newAfter: now };
-	const next = unfinishedRead
-		? await unfinishedReadPoll(reader, poll, unfinishedRead)
-		: memory.order === 'newestFirst'
-			? await newestFirstPoll(reader, poll)
-			: memory.order === 'oldestFirst'
-				? await oldestFirstPoll(reader, poll)
-				: await unorderedPoll(reader, poll);
+	let next: Memory;
+	if (unfinishedRead) next = await unfinishedReadPoll(reader, poll, unfinishedRead);
+	else if (memory.order === 'newestFirst') next = await newestFirstPoll(reader, poll);
+	else if (memory.order === 'oldestFirst') next = await oldestFirstPoll(reader, poll);
+	else next = await unorderedPoll(reader, poll);
 	const emitted = poll.emit.map(({ id }) => id);
 	const range = emitted.length > 0 ? ` (${emitted[0]} … ${emitted[emitted.length - 1]})` : '';
 	const { node, plural } = list;

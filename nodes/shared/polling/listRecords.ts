@@ -79,14 +79,12 @@ export function identifyRecords(list: EventList, records: IDataObject[]): Identi
 	const identified = new Map<string, IdentifiedRecord>();
 	const missing = records.filter((record) => textOf(record.id) === undefined);
 	if (missing.length > 0) {
-		const fields = Object.keys(missing[0]).slice(0, 10);
+		const fields = Object.keys(missing[0]).slice(0, 10).join(', ') || 'none';
 		throw new NodeOperationError(
 			list.node,
 			`${missing.length} of ${records.length} ${list.plural} in the list have no "id" field, so new ones cannot be told apart`,
 			{
-				description: `Nothing was emitted and the trigger's memory is unchanged. Fields of the first record without an ID: ${
-					fields.length > 0 ? fields.join(', ') : 'none'
-				}. Check that the base URL in the credential points at the ${list.serviceName} API; if the service lists records without IDs, use the ${list.serviceName} node's "Get Many" on a schedule instead.`,
+				description: `Nothing was emitted and the trigger's memory is unchanged. Fields of the first record without an ID: ${fields}. Check that the base URL in the credential points at the ${list.serviceName} API; if the service lists records without IDs, use the ${list.serviceName} node's "Get Many" on a schedule instead.`,
 			},
 		);
 	}

@@ -136,7 +136,7 @@ describe('record filters', () => {
 describe('list reader', () => {
 	const list = Array.from({ length: 5 }, (_, index) => ({ id: `r${index + 1}` }));
 
-	it('reads page after page to the end, each record once, and stops after the page it is told to', async () => {
+	it('reads page after page to the end, each record once, and stops at the page the caller leaves the loop', async () => {
 		const { list: paged, fetched } = listOf([...list, { id: 'r1' }], { pageSize: 2 });
 		const whole = await new ListReader(paged).read().toEnd();
 		expect(whole.records.map(({ id }) => id)).toEqual(['r1', 'r2', 'r3', 'r4', 'r5']);

@@ -47,17 +47,6 @@ export interface ReadPage {
 	records: IdentifiedRecord[];
 }
 
-/** What one read of the list returned. */
-export interface ListRead {
-	pages: ReadPage[];
-	/** The records of every page in list order, each once. */
-	records: IdentifiedRecord[];
-	/** Set when the read stopped for lack of time or pages: where the next read goes on. */
-	resumeAt?: PageRef;
-	/** The remembered page was refused as stale, so the read began at the list's start. */
-	restarted: boolean;
-}
-
 /** Pages one read takes at most; the next poll goes on from there, as when its time runs short. */
 export const MAX_PAGES_PER_READ = 1000;
 
@@ -90,14 +79,12 @@ export function identifyRecords(list: EventList, records: IDataObject[]): Identi
 	const identified = new Map<string, IdentifiedRecord>();
 	const missing = records.filter((record) => textOf(record.id) === undefined);
 	if (missing.length > 0) {
-		const fields = Object.keys(missing[0]).slice(0, 10);
+		const fields = Object.keys(missing[0]).slice(0, 10).join(', ') || 'none';
 		throw new NodeOperationError(
 			list.node,
 			`${missing.length} of ${records.length} ${list.plural} in the list have no "id" field, so new ones cannot be told apart`,
 			{
-				description: `Nothing was emitted and the trigger's memory is unchanged. Fields of the first record without an ID: ${
-					fields.length > 0 ? fields.join(', ') : 'none'
-				}. Check that the base URL in the credential points at the ${list.serviceName} API; if the service lists records without IDs, use the ${list.serviceName} node's "Get Many" on a schedule instead.`,
+				description: `Nothing was emitted and the trigger's memory is unchanged. Fields of the first record without an ID: ${fields}. Check that the base URL in the credential points at the ${list.serviceName} API; if the service lists records without IDs, use the ${list.serviceName} node's "Get Many" on a schedule instead.`,
 			},
 		);
 	}
@@ -199,53 +186,85 @@ export class ListReader {
 		return Date.now() - this.startedAt + 2 * this.slowestPageMs < budgetMs;
 	}
 
-	/**
-	 * Reads from `from` (the list's start when undefined) until `stopAfter` a page, the list's end,
-	 * or the poll's time or `MAX_PAGES_PER_READ` runs out. When the service refuses a remembered
-	 * page as stale (a cursor whose record is gone), it reads from the list's start instead.
-	 */
-	async read(
-		from: PageRef | undefined,
-		stopAfter: (page: ReadPage) => boolean = () => false,
-	): Promise<ListRead> {
-		const fromRemembered = await this.readPages(from, stopAfter).catch(async (error: unknown) =>
-			from !== undefined && isStaleLink(error) ? undefined : await Promise.reject(error as Error),
-		);
-		return fromRemembered ?? { ...(await this.readPages(undefined, stopAfter)), restarted: true };
+	/** Counts a page read, and the time it took. */
+	pageTook(ms: number): void {
+		this.pagesRead++;
+		this.slowestPageMs = Math.max(this.slowestPageMs, ms);
 	}
 
-	private async readPages(
-		from: PageRef | undefined,
-		stopAfter: (page: ReadPage) => boolean,
-	): Promise<ListRead> {
-		const result: ListRead = { pages: [], records: [], restarted: false };
-		const ids = new Set<string>();
-		let started = Date.now();
-		for await (const page of listPages(this.list.readPage, from)) {
-			this.pagesRead++;
-			this.slowestPageMs = Math.max(this.slowestPageMs, Date.now() - started);
-			const readPage = { at: page.at, records: identifyRecords(this.list, page.records) };
-			result.pages.push(readPage);
-			result.records.push(...readPage.records.filter(({ id }) => !ids.has(id)));
-			for (const { id } of readPage.records) ids.add(id);
-			if (stopAfter(readPage) || !page.next) break;
-			if (!this.hasTime() || result.pages.length >= MAX_PAGES_PER_READ) {
-				result.resumeAt = page.next;
-				break;
+	/** A read from `from` (the list's start when undefined); `limited`: false for a manual run. */
+	read(from?: PageRef, limited = true): ListRead {
+		return new ListRead(this, from, limited);
+	}
+}
+
+/**
+ * One read of the list. Looping over it reads page after page and collects them, to the list's
+ * end or, when `limited`, until the poll's time or `MAX_PAGES_PER_READ` runs out, which sets
+ * `resumeAt`; the caller leaves the loop once it has what it needs. When the service refuses the
+ * remembered page `from` as stale (a cursor whose record is gone), the read begins again at the
+ * list's start.
+ */
+export class ListRead {
+	readonly pages: ReadPage[] = [];
+	/** The records of every page in list order, each once. */
+	readonly records: IdentifiedRecord[] = [];
+	/** Set when the read stopped for lack of time or pages: where the next read goes on. */
+	resumeAt?: PageRef;
+	private readonly ids = new Set<string>();
+
+	constructor(
+		private readonly reader: ListReader,
+		private readonly from: PageRef | undefined,
+		private readonly limited: boolean,
+	) {}
+
+	/** Whether the read began at the list's start (asked to, or the remembered page was stale). */
+	get fromStart(): boolean {
+		return this.pages[0].at === undefined;
+	}
+
+	/** Whether the read went from the list's start to its end. */
+	get whole(): boolean {
+		return this.fromStart && !this.resumeAt;
+	}
+
+	async *[Symbol.asyncIterator](): AsyncGenerator<ReadPage> {
+		try {
+			yield* this.pagesFrom(this.from);
+		} catch (error) {
+			if (this.from === undefined || !isStaleLink(error))
+				return await Promise.reject(error as Error);
+			this.pages.length = 0;
+			this.records.length = 0;
+			this.ids.clear();
+			yield* this.pagesFrom(undefined);
+		}
+	}
+
+	/** Reads every page this read gives. */
+	async toEnd(): Promise<this> {
+		const pages = this[Symbol.asyncIterator]();
+		while (!(await pages.next()).done) continue;
+		return this;
+	}
+
+	private async *pagesFrom(from: PageRef | undefined): AsyncGenerator<ReadPage> {
+		const { list } = this.reader;
+		let requested = Date.now();
+		for await (const { at, records, next } of listPages(list.readPage, from)) {
+			this.reader.pageTook(Date.now() - requested);
+			const page = { at, records: identifyRecords(list, records) };
+			this.pages.push(page);
+			this.records.push(...page.records.filter(({ id }) => !this.ids.has(id)));
+			for (const { id } of page.records) this.ids.add(id);
+			yield page;
+			const outOfPages = this.pages.length >= MAX_PAGES_PER_READ;
+			if (next && this.limited && (outOfPages || !this.reader.hasTime())) {
+				this.resumeAt = next;
+				return;
 			}
-			started = Date.now();
+			requested = Date.now();
 		}
-		return result;
-	}
-
-	/** The records of the whole list, each once, however many reads it takes (a manual run). */
-	async wholeList(stopAfter?: (page: ReadPage) => boolean): Promise<ListRead> {
-		const whole = await this.read(undefined, stopAfter);
-		for (let at = whole.resumeAt; at; ) {
-			const more = await this.readPages(at, () => false);
-			whole.records.push(...more.records);
-			at = more.resumeAt;
-		}
-		return whole;
 	}
 }

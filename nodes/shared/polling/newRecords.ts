@@ -24,8 +24,6 @@ const MAX_SEEN_IDS = 1000;
 const MAX_REFUSED_IDS = 200;
 /** IDs that mark where an unread range ends. */
 const MAX_END_IDS = 100;
-/** IDs of a page kept to skip it when it comes again. */
-const MAX_PAGE_IDS = 1000;
 /** A list of unknown order longer than the memory is watched at both ends, this many records each. */
 const WATCHED_AT_EACH_END = MAX_SEEN_IDS / 2;
 
@@ -111,6 +109,11 @@ function newestPageOf(read: ListRead, otherwise: PageRef | undefined): PageRef |
 	return last ? last.at : otherwise;
 }
 
+/** The IDs on a read's last page: those a read that goes on from where it stopped reads again. */
+function lastPageIds(read: ListRead): string[] {
+	return read.pages[read.pages.length - 1].records.map(({ id }) => id).slice(0, MAX_SEEN_IDS);
+}
+
 /** Whether a page is the list's first and shows the newest records first: it holds the newest records. */
 function isNewestFirstStart(page: ReadPage): boolean {
 	return page.at === undefined && orderOf(page.records) === 'newestFirst';
@@ -125,39 +128,21 @@ function datedAfter(time: number | undefined): IsNew {
 }
 
 /**
- * For a whole list holding none of the records seen before: everything is new when nothing was
- * seen (the list was empty); otherwise what is dated after the newest record seen, or, undated,
- * has an ID number above those seen; a record that shows neither is new (rather emitted than missed).
+ * The records a read holds before (newest first) or after (oldest first) its first record of
+ * `seen`; all of them when it holds none.
  */
-function whenNoneSeen(memory: Memory): IsNew {
-	if (memory.seenIds.length === 0) return () => true;
-	return (record) => isNewerThan(record, memory.newestTime, memory.seenIds);
-}
-
-/**
- * The new records of a read: with a record seen before at `index`, those `before` (newest first)
- * or `after` it (oldest first); with none, `ifCut` for a read cut short, else `ifWhole`.
- */
-function newRecordsOf(
-	read: ListRead,
-	seen: ReadonlySet<string>,
-	newAre: 'before' | 'after',
-	ifCut: IsNew,
-	ifWhole: IsNew,
-): { isNew: IsNew; by: 'seen' | 'cut' | 'whole' } {
-	const boundary = read.records.findIndex(({ id }) => seen.has(id));
-	if (boundary >= 0) {
-		const isNew: IsNew = (_record, index) =>
-			newAre === 'before' ? index < boundary : index > boundary;
-		return { isNew, by: 'seen' };
-	}
-	return read.resumeAt ? { isNew: ifCut, by: 'cut' } : { isNew: ifWhole, by: 'whole' };
+function aroundSeen(read: ListRead, seen: ReadonlySet<string>, order: ListOrder): IsNew {
+	const at = read.records.findIndex(({ id }) => seen.has(id));
+	if (at < 0) return () => true;
+	return (_record, index) => (order === 'newestFirst' ? index < at : index > at);
 }
 
 /** One poll's decisions on the records it read, and the memory they lead to. */
 class Poll {
 	readonly emit: IdentifiedRecord[] = [];
-	private readonly refused: string[] = [];
+	/** IDs emitted or refused for the first time. */
+	readonly fresh = new Set<string>();
+	private readonly refused = new Set<string>();
 	private readonly readIds = new Set<string>();
 	/** Set when a read of the whole list found none of the records seen before. */
 	lostTrack = false;
@@ -175,28 +160,36 @@ class Poll {
 	/**
 	 * Decides each record not seen before (nor in `alsoSeen`): one refused before or new by `isNew`
 	 * is emitted when the filters accept it and refused otherwise; any other is old. Returns the IDs
-	 * now seen, and those emitted or refused for the first time, in list order.
+	 * of the records not refused, in list order.
 	 */
-	decide(records: IdentifiedRecord[], isNew: IsNew, alsoSeen: string[] = []) {
+	decide(records: IdentifiedRecord[], isNew: IsNew, alsoSeen: string[] = []): string[] {
 		const seen = new Set([...this.memory.seenIds, ...alsoSeen]);
-		const refusedBefore = new Set(this.memory.refusedIds);
-		const decided = { seen: [] as string[], fresh: [] as string[] };
 		records.forEach((record, index) => {
-			this.readIds.add(record.id);
-			if (seen.has(record.id) || !(refusedBefore.has(record.id) || isNew(record, index))) {
-				decided.seen.push(record.id);
-			} else if (matchesFilters(record.record, this.filters)) {
-				this.emit.push(record);
-				decided.seen.push(record.id);
-				decided.fresh.push(record.id);
-			} else {
-				this.refused.push(record.id);
-				if (!refusedBefore.has(record.id)) decided.fresh.push(record.id);
-			}
-		});
-		for (const time of records.map(({ record }) => recordTime(record)))
+			const { id } = record;
+			const refusedBefore = this.memory.refusedIds.includes(id);
+			const time = recordTime(record.record);
 			if (time !== undefined && time > (this.newestTime ?? -Infinity)) this.newestTime = time;
-		return decided;
+			this.readIds.add(id);
+			if (seen.has(id) || !(refusedBefore || isNew(record, index))) return;
+			const accepted = matchesFilters(record.record, this.filters);
+			if (accepted) this.emit.push(record);
+			else this.refused.add(id);
+			if (accepted || !refusedBefore) this.fresh.add(id);
+		});
+		return records.map(({ id }) => id).filter((id) => !this.refused.has(id));
+	}
+
+	/**
+	 * The rule for a read of the whole list that holds none of the records seen before: everything
+	 * is new when nothing was seen (the list was empty); otherwise what is dated after the newest
+	 * record seen, or, undated, has an ID number above those seen; a record that shows neither is
+	 * new (rather emitted than missed). Records were seen and none is listed: the poll lost track.
+	 */
+	whenNoneSeen(read: ListRead): IsNew {
+		const { seenIds, newestTime } = this.memory;
+		if (seenIds.length === 0) return () => true;
+		this.lostTrack = read.records.length > 0;
+		return (record) => isNewerThan(record, newestTime, seenIds);
 	}
 
 	/** The memory after this poll: `changes` over the memory it began with. */
@@ -210,7 +203,6 @@ class Poll {
 		};
 	}
 }
-
 /**
  * A read that has not found a record seen before yet: the first poll's (`from` undefined), which
  * emits nothing and needs only a first page that shows the newest records first, or one going on
@@ -223,12 +215,13 @@ async function unfinishedReadPoll(
 	{ from, newAfter }: { from?: PageRef; newAfter?: number },
 ): Promise<Memory> {
 	const { memory } = poll;
-	const read = await reader.read(from, from ? undefined : isNewestFirstStart);
-	const decided = poll.decide(read.records, from ? datedAfter(newAfter) : () => false);
+	const read = reader.read(from);
+	for await (const page of read) if (!from && isNewestFirstStart(page)) break;
+	const seenIds = poll.decide(read.records, from ? datedAfter(newAfter) : () => false);
 	const order = memory.order ?? readOrder(read);
 	return poll.outcome({
 		order,
-		seenIds: rememberIds(decided.seen, order, memory.seenIds),
+		seenIds: rememberIds(seenIds, order, memory.seenIds),
 		unfinishedRead: read.resumeAt && { from: read.resumeAt, newAfter },
 		newestPage: order === 'oldestFirst' ? newestPageOf(read, memory.newestPage) : memory.newestPage,
 	});
@@ -238,35 +231,27 @@ async function unfinishedReadPoll(
  * Oldest first: reads from the page that held the newest records last time to the list's end
  * (or goes on where the last poll's time ran out). That page must still start with a record seen
  * before; otherwise records may have moved to pages before it, and the poll reads from the
- * list's start instead.
+ * list's start instead. A read that finds no record seen before is new where it is dated after
+ * the newest seen; cut short, it goes on as an unfinished read.
  */
 async function oldestFirstPoll(reader: ListReader, poll: Poll): Promise<Memory> {
 	const { memory, seen } = poll;
-	let read = await reader.read(memory.resumeAt ?? memory.newestPage);
-	const goingOn = memory.resumeAt !== undefined && !read.restarted;
-	const first = read.pages[0].records[0] as IdentifiedRecord | undefined;
-	if (!goingOn && !read.restarted && memory.newestPage && !(first && seen.has(first.id))) {
+	let read = await reader.read(memory.resumeAt ?? memory.newestPage).toEnd();
+	const goingOn = memory.resumeAt !== undefined && !read.fromStart;
+	if (!goingOn && !read.fromStart && !seen.has(read.records[0]?.id ?? '')) {
 		if (!reader.hasTime()) return poll.outcome({ newestPage: undefined });
-		read = { ...(await reader.read(undefined)), restarted: true };
+		read = await reader.read().toEnd();
 	}
-	const rule = newRecordsOf(
-		read,
-		seen,
-		'after',
-		datedAfter(memory.newestTime),
-		whenNoneSeen(memory),
-	);
-	poll.lostTrack =
-		!goingOn && rule.by === 'whole' && memory.seenIds.length > 0 && read.records.length > 0;
+	const noneSeen = !goingOn && !read.records.some(({ id }) => seen.has(id));
 	const unfinishedRead =
-		!goingOn && rule.by === 'cut'
-			? { from: read.resumeAt as PageRef, newAfter: memory.newestTime }
-			: undefined;
-	const decided = poll.decide(read.records, goingOn ? () => true : rule.isNew);
+		noneSeen && read.resumeAt ? { from: read.resumeAt, newAfter: memory.newestTime } : undefined;
+	let isNew = goingOn ? () => true : aroundSeen(read, seen, 'oldestFirst');
+	if (noneSeen) isNew = read.resumeAt ? datedAfter(memory.newestTime) : poll.whenNoneSeen(read);
+	const seenIds = poll.decide(read.records, isNew);
 	const stillOldestFirst = !contradicts(read, 'oldestFirst');
 	const placed = stillOldestFirst && !unfinishedRead;
 	return poll.outcome({
-		seenIds: rememberIds(decided.seen, 'oldestFirst', memory.seenIds),
+		seenIds: rememberIds(seenIds, 'oldestFirst', memory.seenIds),
 		order: stillOldestFirst ? 'oldestFirst' : undefined,
 		newestPage: placed ? newestPageOf(read, memory.newestPage) : undefined,
 		resumeAt: placed ? read.resumeAt : undefined,
@@ -276,8 +261,8 @@ async function oldestFirstPoll(reader: ListReader, poll: Poll): Promise<Memory> 
 
 /**
  * Newest first: reads the unread ranges earlier polls left, then from the first page until a page
- * holds a record seen before. When the poll's time runs short first, the rest is left as an
- * unread range for later polls.
+ * holds a record seen before; records before it are new. When the poll's time runs short first,
+ * the rest is left as an unread range for later polls.
  */
 async function newestFirstPoll(reader: ListReader, poll: Poll): Promise<Memory> {
 	const { memory, seen } = poll;
@@ -289,28 +274,27 @@ async function newestFirstPoll(reader: ListReader, poll: Poll): Promise<Memory> 
 			continue;
 		}
 		const endIds = new Set(range.endIds);
-		const read = await reader.read(range.from, (page) =>
-			page.records.some(({ id }) => endIds.has(id)),
-		);
-		const { isNew } = newRecordsOf(
-			read,
-			endIds,
-			'before',
-			() => true,
-			datedAfter(range.newestTime),
-		);
-		const decided = poll.decide(read.records, isNew, [...range.lastPageIds, ...range.endIds]);
-		seenInRanges.push(...decided.seen.filter((id) => !endIds.has(id)));
+		const read = reader.read(range.from);
+		for await (const page of read) if (page.records.some(({ id }) => endIds.has(id))) break;
+		// A range whose end left the list: what is dated after the range began is new.
+		const found = read.records.some(({ id }) => endIds.has(id));
+		const isNew =
+			found || read.resumeAt
+				? aroundSeen(read, endIds, 'newestFirst')
+				: datedAfter(range.newestTime);
+		const seenIds = poll.decide(read.records, isNew, [...range.lastPageIds, ...range.endIds]);
+		seenInRanges.push(...seenIds.filter((id) => !endIds.has(id)));
 		if (read.resumeAt)
 			unread.push({ ...range, from: read.resumeAt, lastPageIds: lastPageIds(read) });
 	}
 	if (!reader.hasTime())
 		return poll.outcome({ seenIds: mergeIds(memory.seenIds, seenInRanges), unread });
 
-	const read = await reader.read(undefined, (page) => page.records.some(({ id }) => seen.has(id)));
-	const rule = newRecordsOf(read, seen, 'before', () => true, whenNoneSeen(memory));
-	poll.lostTrack = rule.by === 'whole' && memory.seenIds.length > 0 && read.records.length > 0;
-	const decided = poll.decide(read.records, rule.isNew, seenInRanges);
+	const read = reader.read();
+	for await (const page of read) if (page.records.some(({ id }) => seen.has(id))) break;
+	const noneSeen = read.whole && !read.records.some(({ id }) => seen.has(id));
+	const isNew = noneSeen ? poll.whenNoneSeen(read) : aroundSeen(read, seen, 'newestFirst');
+	const seenIds = poll.decide(read.records, isNew, seenInRanges);
 	if (read.resumeAt) {
 		unread.push({
 			from: read.resumeAt,
@@ -321,15 +305,10 @@ async function newestFirstPoll(reader: ListReader, poll: Poll): Promise<Memory> 
 	}
 	const stillNewestFirst = !contradicts(read, 'newestFirst');
 	return poll.outcome({
-		seenIds: rememberIds(decided.seen, 'newestFirst', mergeIds(memory.seenIds, seenInRanges)),
+		seenIds: rememberIds(seenIds, 'newestFirst', mergeIds(memory.seenIds, seenInRanges)),
 		order: stillNewestFirst ? 'newestFirst' : undefined,
 		unread: stillNewestFirst ? unread : [],
 	});
-}
-
-/** The IDs on a read's last page: those a read that goes on from where it stopped reads again. */
-function lastPageIds(read: ListRead): string[] {
-	return read.pages[read.pages.length - 1].records.map(({ id }) => id).slice(0, MAX_PAGE_IDS);
 }
 
 /** Where the new records of a whole-list read appeared: all before or all after the records seen before. */
@@ -352,23 +331,16 @@ function observedOrder(
  */
 async function unorderedPoll(reader: ListReader, poll: Poll): Promise<Memory> {
 	const { memory, seen } = poll;
-	const read = await reader.read(memory.resumeAt);
-	const { records } = read;
-	const fromStart = memory.resumeAt === undefined || read.restarted;
-	const whole = fromStart && !read.resumeAt;
-	const found = records.some(({ id }) => seen.has(id));
-	const isNew: IsNew =
-		found || !whole
-			? (_record, index) =>
-					(fromStart && index < WATCHED_AT_EACH_END) ||
-					(!read.resumeAt && index >= records.length - WATCHED_AT_EACH_END)
-			: whenNoneSeen(memory);
-	poll.lostTrack = !found && whole && memory.seenIds.length > 0 && records.length > 0;
-	const decided = poll.decide(records, isNew);
-	const order =
-		readOrder(read) ?? (whole ? observedOrder(records, new Set(decided.fresh), seen) : undefined);
+	const read = await reader.read(memory.resumeAt).toEnd();
+	const { records, fromStart, whole } = read;
+	const noneSeen = whole && !records.some(({ id }) => seen.has(id));
+	const nearEnd: IsNew = (_record, index) =>
+		(fromStart && index < WATCHED_AT_EACH_END) ||
+		(!read.resumeAt && index >= records.length - WATCHED_AT_EACH_END);
+	const seenIds = poll.decide(records, noneSeen ? poll.whenNoneSeen(read) : nearEnd);
+	const order = readOrder(read) ?? (whole ? observedOrder(records, poll.fresh, seen) : undefined);
 	return poll.outcome({
-		seenIds: rememberIds(decided.seen, order, memory.seenIds),
+		seenIds: rememberIds(seenIds, order, memory.seenIds),
 		order: whole ? order : undefined,
 		newestPage: whole && order === 'oldestFirst' ? newestPageOf(read, undefined) : undefined,
 		resumeAt: read.resumeAt,
@@ -399,13 +371,11 @@ export async function pollNewRecords(
 	const poll = new Poll(memory, filters);
 	// The first poll is a read that has not found a record seen before yet, from the list's start.
 	const unfinishedRead = remembered ? memory.unfinishedRead : { newAfter: now };
-	const next = unfinishedRead
-		? await unfinishedReadPoll(reader, poll, unfinishedRead)
-		: memory.order === 'newestFirst'
-			? await newestFirstPoll(reader, poll)
-			: memory.order === 'oldestFirst'
-				? await oldestFirstPoll(reader, poll)
-				: await unorderedPoll(reader, poll);
+	let next: Memory;
+	if (unfinishedRead) next = await unfinishedReadPoll(reader, poll, unfinishedRead);
+	else if (memory.order === 'newestFirst') next = await newestFirstPoll(reader, poll);
+	else if (memory.order === 'oldestFirst') next = await oldestFirstPoll(reader, poll);
+	else next = await unorderedPoll(reader, poll);
 	const emitted = poll.emit.map(({ id }) => id);
 	const range = emitted.length > 0 ? ` (${emitted[0]} … ${emitted[emitted.length - 1]})` : '';
 	const { node, plural } = list;
@@ -433,10 +403,11 @@ export async function newestNewRecord(
 	const memory = readMemory(stored, configuration);
 	const accepted = ({ record }: IdentifiedRecord) => matchesFilters(record, filters);
 	if (memory?.order === 'oldestFirst' && memory.newestPage && !memory.unfinishedRead) {
-		const fromNewest = await reader.read(memory.newestPage);
+		const fromNewest = await reader.read(memory.newestPage).toEnd();
 		const newest = newestRecord(fromNewest.records.filter(accepted));
-		if (newest || fromNewest.restarted) return newest?.record;
+		if (newest || fromNewest.fromStart) return newest?.record;
 	}
-	const whole = await reader.wholeList(isNewestFirstStart);
+	const whole = reader.read(undefined, false);
+	for await (const page of whole) if (isNewestFirstStart(page)) break;
 	return newestRecord(whole.records.filter(accepted))?.record;
 }

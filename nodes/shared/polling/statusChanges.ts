@@ -49,7 +49,7 @@ export async function pollStatusChanges(
 ): Promise<PollResult> {
 	const remembered = readStatuses(stored, configuration);
 	const { resumeAt } = (remembered ? stored : {}) as { resumeAt?: PageRef };
-	const read = await new ListReader(list).read(resumeAt);
+	const read = await new ListReader(list).read(resumeAt).toEnd();
 	const statuses = new Map<string, string>();
 	const records: IDataObject[] = [];
 	for (const { id, record } of read.records) {
@@ -62,8 +62,7 @@ export async function pollStatusChanges(
 		}
 	}
 	// Records not read this time keep their status, unless this poll read the whole list.
-	const whole = (resumeAt === undefined || read.restarted) && !read.resumeAt;
-	if (!whole)
+	if (!read.whole)
 		for (const [id, status] of remembered ?? []) if (!statuses.has(id)) statuses.set(id, status);
 	const byStatus: Record<string, string[]> = {};
 	for (const [id, status] of [...statuses].slice(0, MAX_WATCHED_RECORDS))
@@ -91,7 +90,7 @@ export async function newestStatus(
 	change: StatusChange,
 	filters: RecordFilter[],
 ): Promise<IDataObject | undefined> {
-	const whole = await new ListReader(list).wholeList();
+	const whole = await new ListReader(list).read(undefined, false).toEnd();
 	const newest = newestRecord(
 		whole.records.filter(({ record }) => matchesFilters(record, filters)),
 	);

@@ -76,4 +76,40 @@ describe('Security Service Webhook Trigger: a failed read', () => {
 		expect(emittedIds(listener)).toEqual([added]);
 		expect(listener.runs()).toHaveLength(1);
 	});
+
+	it('a burst whose read fails: its rings answer 503, no 2xx loses a record', async () => {
+		const { listener } = await publish();
+		sandbox.addThreats(3);
+		sandbox.setFault({ service: 'security', path: '/threats', kind: 'status503', times: 1 });
+
+		const answers = await Promise.all(Array.from({ length: 10 }, () => ring(listener)));
+		await listener.waitForCalls(10);
+		const statuses = answers.map((answer) => answer.status);
+		expect(statuses).toContain(503);
+		expect(listener.runs()).toHaveLength(statuses.includes(200) ? 1 : 0);
+
+		await ring(listener);
+		await listener.waitForCalls(11);
+		expect(emittedIds(listener)).toEqual(['thr_28', 'thr_29', 'thr_30']);
+	});
+
+	it('an execution n8n could not record: not answered 2xx; the next ring emits the records again', async () => {
+		let failures = 1;
+		const { setup } = await publish();
+		const listener = await listen({
+			...setup,
+			recordExecution: async () => {
+				if (failures-- > 0) throw new Error('database unavailable');
+			},
+		});
+		const added = sandbox.addThreat().id;
+
+		expect((await ring(listener)).status).toBe(500);
+		await listener.waitForCalls(1);
+		expect(listener.runs()).toHaveLength(0);
+
+		expect((await ring(listener)).status).toBe(200);
+		await listener.waitForCalls(2);
+		expect(emittedIds(listener)).toEqual([added]);
+	});
 });

@@ -41,6 +41,22 @@ describe('Security Service Webhook Trigger: publishing', () => {
 		expect(emittedIds(listener)).toEqual([added]);
 		expect(listener.runs()).toHaveLength(1);
 	});
+
+	it('publishing again remembers the list anew, whatever this process remembered', async () => {
+		const { setup, listener } = await publish();
+		sandbox.addThreat();
+		await ring(listener);
+		await listener.waitForCalls(1);
+		await runWebhookMethod(setup, 'delete');
+		const whileUnpublished = sandbox.addThreat().id;
+
+		await runWebhookMethod(setup, 'create');
+		const added = sandbox.addThreat().id;
+		await ring(listener);
+		await listener.waitForCalls(2);
+		expect(emittedIds(listener)).toEqual(['thr_28', added]);
+		expect(emittedIds(listener)).not.toContain(whileUnpublished);
+	});
 });
 
 describe('Security Service Webhook Trigger: test URL', () => {

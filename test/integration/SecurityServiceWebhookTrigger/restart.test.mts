@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 
+import { activateWebhook } from '../../support/harness/runWebhook.mts';
 import {
 	emittedIds,
 	forgetProcessMemory,
+	listReads,
 	ring,
 	savedMemory,
 	webhookTriggerSandbox,
@@ -22,7 +24,11 @@ describe('Security Service Webhook Trigger: restart', () => {
 		await listener.close();
 
 		// n8n restarts: this process's memory is gone; the static data is what was saved.
+		// Activating the workflow again finds the memory (checkExists) and reads nothing.
 		forgetProcessMemory();
+		const reads = listReads(sandbox).length;
+		await activateWebhook(setup);
+		expect(listReads(sandbox)).toHaveLength(reads);
 		const restarted = await listen(setup);
 		await ring(restarted);
 		await restarted.waitForCalls(1);
@@ -43,7 +49,7 @@ describe('Security Service Webhook Trigger: restart', () => {
 		const { setup, listener } = await publish();
 		sandbox.addThreat({ status: 'resolved' });
 		const parameters = { event: 'newThreat', filters: { status: 'open' } };
-		// The workflow's filters change while the memory stays: the resolved threat is seen, not emitted.
+		// Other filters, same memory: the resolved threat is seen, not emitted, so the memory changes without an emit.
 		const filtered = await listen({
 			...setup,
 			workflow: {

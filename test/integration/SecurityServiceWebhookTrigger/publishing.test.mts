@@ -32,6 +32,15 @@ describe('Security Service Webhook Trigger: publishing', () => {
 		expect(setup.staticData?.saved[`node:${TRIGGER}`]).toEqual({});
 	});
 
+	it('a list it cannot read fails the publishing and remembers nothing', async () => {
+		const setup = setupFor();
+		sandbox.setFault({ service: 'security', path: '/threats', kind: 'status503', times: 1 });
+
+		await expect(runWebhookMethod(setup, 'create')).rejects.toThrow(/HTTP 503/);
+		expect(await runWebhookMethod(setup, 'checkExists')).toBe(false);
+		expect(setup.staticData?.saved).toEqual({});
+	});
+
 	it('never emits a record the list held when the workflow was published', async () => {
 		const { listener } = await publish();
 		const added = sandbox.addThreat().id;

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { requestsTo } from '../../support/harness/sandbox.mts';
 import { threats } from '../SecurityServiceTrigger/securityTrigger.mts';
 import {
+	captureLogs,
 	emittedIds,
 	emittedItems,
 	listReads,
@@ -11,6 +12,7 @@ import {
 } from './webhookTrigger.mts';
 
 const { sandbox, poll, publish } = webhookTriggerSandbox();
+const logged = captureLogs();
 
 describe('Security Service Webhook Trigger: rings', () => {
 	it('emits what the Security Service Trigger emits for the same records, in one run', async () => {
@@ -85,6 +87,8 @@ describe('Security Service Webhook Trigger: rings', () => {
 		expect(emittedIds(listener)).toEqual(['thr_28']);
 		expect(emitted).not.toMatch(/forged|10\.6\.6\.6/i);
 		expect(emittedItems(listener)[0].json.severity).toBe('low');
+		expect(logged()).not.toMatch(/forged|10\.6\.6\.6/i);
+		expect(logged()).not.toContain(sandbox.securityKey);
 	});
 
 	it.each([

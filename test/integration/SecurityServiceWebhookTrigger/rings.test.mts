@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { requestsTo } from '../../support/harness/sandbox.mts';
+import { callsTo, requestsTo } from '../../support/harness/sandbox.mts';
 import { threats } from '../SecurityServiceTrigger/securityTrigger.mts';
 import {
 	captureLogs,
@@ -49,15 +49,13 @@ describe('Security Service Webhook Trigger: rings', () => {
 	])('a ring with %s reads the list and emits what is new', async (_, body, contentType) => {
 		const { listener } = await publish();
 		const added = sandbox.addThreat().id;
-		const reads = listReads(sandbox).length;
+		const before = requestsTo(sandbox, 'security').length;
 
 		expect((await ring(listener, body, { 'content-type': contentType })).status).toBe(200);
 		await listener.waitForCalls(1);
-		expect(
-			listReads(sandbox)
-				.slice(reads)
-				.map((request) => request.path),
-		).toEqual(['/threats']);
+		expect(callsTo(sandbox, 'security').slice(before)).toEqual([
+			{ method: 'GET', path: '/threats', query: {}, auth: `Bearer ${sandbox.securityKey}` },
+		]);
 		expect(emittedIds(listener)).toEqual([added]);
 	});
 

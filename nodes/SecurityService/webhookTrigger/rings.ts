@@ -91,7 +91,7 @@ class NodeRings {
 
 /** Trigger nodes whose memory one process keeps at most; the least recently used goes first. */
 const MAX_NODES = 1_000;
-const nodes = new Map<string, NodeRings>();
+export const nodes = new Map<string, NodeRings>();
 
 function nodeRingsOf(ctx: IWebhookFunctions, loaded: StoredMemory): NodeRings {
 	const key = `${ctx.getWorkflow().id ?? ''}/${ctx.getNode().id}`;

@@ -1,121 +1,136 @@
-import type { INodeParameters } from 'n8n-workflow';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import { requestsTo, withSandbox } from '../../support/harness/sandbox.mts';
-import { packageNode } from '../../support/harness/runWorkflow.mts';
+import { callsTo, requestsTo } from '../../support/harness/sandbox.mts';
+import { threats } from '../SecurityServiceTrigger/securityTrigger.mts';
 import {
-	activateWebhook,
-	startWebhookListener,
-	type StaticDataStore,
-	type WebhookListener,
-	type WebhookSetup,
-} from '../../support/harness/runWebhook.mts';
+	captureLogs,
+	emittedIds,
+	emittedItems,
+	listReads,
+	ring,
+	webhookTriggerSandbox,
+} from './webhookTrigger.mts';
 
-const TRIGGER = 'Security Webhook Trigger';
-const sandbox = withSandbox();
-const listeners: WebhookListener[] = [];
-
-afterEach(async () => {
-	await Promise.all(listeners.splice(0).map((listener) => listener.close()));
-});
-
-function setupFor(
-	parameters: INodeParameters = { event: 'newThreat' },
-	staticData?: StaticDataStore,
-): WebhookSetup {
-	const trigger = packageNode('securityServiceWebhookTrigger', parameters, {
-		name: TRIGGER,
-		credentials: ['securityServiceApi'],
-	});
-	return {
-		workflow: { nodes: [trigger], connections: {} },
-		credentials: {
-			securityServiceApi: { baseUrl: sandbox.securityUrl, apiKey: sandbox.securityKey },
-		},
-		staticData,
-	};
-}
-
-/** Publishes the workflow (webhookMethods create) and listens on its production URL. */
-async function publish(parameters?: INodeParameters): Promise<WebhookListener> {
-	const staticData: StaticDataStore = { saved: {} };
-	const setup = setupFor(parameters, staticData);
-	await activateWebhook(setup);
-	const listener = await startWebhookListener(setup);
-	listeners.push(listener);
-	return listener;
-}
-
-async function ring(
-	listener: WebhookListener,
-	body = '{"event":"threat.detected"}',
-	contentType = 'application/json',
-) {
-	return await fetch(listener.url, {
-		method: 'POST',
-		body,
-		headers: { 'content-type': contentType },
-	});
-}
-
-const emittedIds = (listener: WebhookListener) =>
-	listener.runs().flatMap((run) => run.output(TRIGGER).map((item) => item.json.id as string));
+const { sandbox, poll, publish } = webhookTriggerSandbox();
+const logged = captureLogs();
 
 describe('Security Service Webhook Trigger: rings', () => {
-	it('publishing remembers the list; a ring emits only what is new, once', async () => {
-		const listener = await publish();
-		expect(requestsTo(sandbox, 'security').map((r) => r.path)).toEqual(['/threats']);
-		sandbox.addThreat({ severity: 'high' });
-		sandbox.addThreat();
-		const answer = await ring(listener);
-		expect(answer.status).toBe(200);
+	it('emits what the Security Service Trigger emits for the same records, in one run', async () => {
+		const { listener } = await publish(threats);
+		const first = await poll(threats);
+		sandbox.addThreat({ severity: 'high', title: 'Webshell' });
+		sandbox.addThreat({ severity: 'low', title: 'Outdated plugin' });
+
+		expect((await ring(listener)).status).toBe(200);
 		await listener.waitForCalls(1);
-		expect(emittedIds(listener)).toEqual(['thr_28', 'thr_29']);
-		const again = await ring(listener, 'not json at all {', 'application/json');
-		expect(again.status).toBe(200);
-		await listener.waitForCalls(2);
-		expect(emittedIds(listener)).toEqual(['thr_28', 'thr_29']);
-		expect(requestsTo(sandbox, 'security')).toHaveLength(3);
-	});
-
-	it('a burst of 20 rings emits each new record once, in far fewer reads than rings', async () => {
-		const listener = await publish();
-		sandbox.addThreats(5);
-		const before = requestsTo(sandbox, 'security').length;
-		const answers = await Promise.all(Array.from({ length: 20 }, () => ring(listener)));
-		expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200));
-		await listener.waitForCalls(20);
-		expect(emittedIds(listener)).toHaveLength(5);
-		expect(new Set(emittedIds(listener)).size).toBe(5);
+		const polled = await poll(threats, first.staticData);
+		expect(polled.items).toHaveLength(2);
+		expect(emittedItems(listener).map((item) => item.json)).toEqual(
+			polled.items.map((item) => item.json),
+		);
+		// pairedItem too: the items the node hands to n8n are the poll trigger's.
+		const [{ result }] = listener.calls;
+		expect(result?.workflowData).toEqual([polled.items]);
 		expect(listener.runs()).toHaveLength(1);
-		expect(requestsTo(sandbox, 'security').length - before).toBeLessThan(10);
+
+		const reads = listReads(sandbox).length;
+		const nothingNew = await ring(listener);
+		expect(nothingNew.status).toBe(200);
+		await listener.waitForCalls(2);
+		expect(listReads(sandbox)).toHaveLength(reads + 1);
+		expect(listener.runs()).toHaveLength(1);
 	});
 
-	it('a failed read answers 503 and loses nothing', async () => {
-		const listener = await publish();
-		sandbox.addThreat();
-		sandbox.setFault({
-			service: 'security',
-			method: 'GET',
-			path: '/threats',
-			kind: 'status500',
-			times: 1,
+	it.each([
+		['JSON', '{"event":"threat.detected"}', 'application/json'],
+		['invalid JSON', 'not json at all {', 'application/json'],
+		['text', 'something changed', 'text/plain'],
+		['an empty body', '', 'application/json'],
+	])('a ring with %s reads the list and emits what is new', async (_, body, contentType) => {
+		const { listener } = await publish();
+		const added = sandbox.addThreat().id;
+		const before = requestsTo(sandbox, 'security').length;
+
+		expect((await ring(listener, body, { 'content-type': contentType })).status).toBe(200);
+		await listener.waitForCalls(1);
+		expect(callsTo(sandbox, 'security').slice(before)).toEqual([
+			{ method: 'GET', path: '/threats', query: {}, auth: `Bearer ${sandbox.securityKey}` },
+		]);
+		expect(emittedIds(listener)).toEqual([added]);
+	});
+
+	it('nothing of a forged ring appears in an item; with nothing new it starts no run', async () => {
+		const { listener } = await publish();
+		const forged = JSON.stringify({
+			id: 'thr_forged',
+			event: 'threat.detected',
+			severity: 'critical',
+			data: { id: 'thr_forged', severity: 'critical', title: 'Forged threat' },
 		});
-		const failed = await ring(listener);
-		expect(failed.status).toBe(503);
+		const headers = {
+			'content-type': 'application/json',
+			'x-security-event': 'threat.detected',
+			'x-threat-id': 'thr_forged',
+			'x-forwarded-for': '10.6.6.6',
+		};
+
+		expect((await ring(listener, forged, headers)).status).toBe(200);
 		await listener.waitForCalls(1);
 		expect(listener.runs()).toHaveLength(0);
-		const next = await ring(listener);
-		expect(next.status).toBe(200);
+
+		sandbox.addThreat({ severity: 'low' });
+		expect((await ring(listener, forged, headers)).status).toBe(200);
 		await listener.waitForCalls(2);
+		const emitted = JSON.stringify(emittedItems(listener));
 		expect(emittedIds(listener)).toEqual(['thr_28']);
+		expect(emitted).not.toMatch(/forged|10\.6\.6\.6/i);
+		expect(emittedItems(listener)[0].json.severity).toBe('low');
+		expect(logged()).not.toMatch(/forged|10\.6\.6\.6/i);
+		expect(logged()).not.toContain(sandbox.securityKey);
 	});
 
-	it('refuses a body over 1 MiB with 413 before any request', async () => {
-		const listener = await publish();
-		const before = requestsTo(sandbox, 'security').length;
-		const answer = await ring(listener, 'x'.repeat(1024 * 1024 + 1), 'text/plain');
-		expect(answer.status).toBe(413);
-		expect(requestsTo(sandbox, 'security')).toHaveLength(before);
+	it.each([
+		['newThreat', '/threats', () => sandbox.addThreat(), 'thr_28'],
+		['newScan', '/scans', () => sandbox.addScan(), 'scn_5'],
+		['newUpdate', '/updates', () => sandbox.addUpdate(), 'upd_6'],
+		['newReport', '/reports', () => sandbox.addReport(), 'rep_4'],
+	])('%s reads %s', async (event, path, add, newId) => {
+		const { listener } = await publish({ event });
+		add();
+		await ring(listener);
+		await listener.waitForCalls(1);
+
+		expect(emittedIds(listener)).toEqual([newId]);
+		expect(requestsTo(sandbox, 'security').map((request) => request.path)).toEqual([path, path]);
+	});
+
+	it('emits only records the filters accept; a ring with none of them starts no run', async () => {
+		const { listener } = await publish({ event: 'newThreat', filters: { severity: 'critical' } });
+		sandbox.addThreat({ severity: 'low' });
+		await ring(listener);
+		await listener.waitForCalls(1);
+		expect(listener.runs()).toHaveLength(0);
+
+		const critical = sandbox.addThreat({ severity: 'critical' }).id;
+		sandbox.addThreat({ severity: 'high' });
+		await ring(listener);
+		await listener.waitForCalls(2);
+		expect(emittedIds(listener)).toEqual([critical]);
+	});
+
+	it('sends the query parameters with every read of the list', async () => {
+		const { listener } = await publish({
+			event: 'newThreat',
+			queryParameters: { parameters: [{ name: 'status', value: 'open' }] },
+		});
+		const added = sandbox.addThreat({ status: 'open' }).id;
+		await ring(listener);
+		await listener.waitForCalls(1);
+
+		expect(emittedIds(listener)).toEqual([added]);
+		expect(listReads(sandbox).map((request) => request.query)).toEqual([
+			{ status: 'open' },
+			{ status: 'open' },
+		]);
 	});
 });

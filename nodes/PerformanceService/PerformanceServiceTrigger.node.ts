@@ -30,14 +30,7 @@ export class PerformanceServiceTrigger implements INodeType {
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'performanceServiceApi', required: true }],
-		webhooks: [
-			{
-				name: 'default',
-				httpMethod: 'POST',
-				...RECORDED_BEFORE_ANSWER,
-				path: 'webhook',
-			},
-		],
+		webhooks: [RECORDED_BEFORE_ANSWER],
 		eventTriggerDescription: 'Waiting for a delivery to the Test URL',
 		activationMessage:
 			'Deliveries to the Production URL now start this workflow. Make sure the URL and signing secret are entered in Optimize → Integrations.',

@@ -29,14 +29,7 @@ export class SecurityServiceWebhookTrigger implements INodeType {
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'securityServiceApi', required: true }],
-		webhooks: [
-			{
-				name: 'default',
-				httpMethod: 'POST',
-				...RECORDED_BEFORE_ANSWER,
-				path: 'webhook',
-			},
-		],
+		webhooks: [RECORDED_BEFORE_ANSWER],
 		eventTriggerDescription: 'Waiting for a call to the Test URL',
 		activationMessage:
 			"Calls to the Production URL now read the list and start this workflow for each new record. Make sure the URL is entered in the security service's webhook settings.",

@@ -39,16 +39,20 @@ import {
 	type IDataObject,
 	type INodeExecutionData,
 	type INodeProperties,
+	type IWebhookDescription,
 	type IWebhookFunctions,
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 
-/** The webhook description that selects A1: answered by n8n once the execution exists. */
-export const RECORDED_BEFORE_ANSWER = {
+/** The triggers' webhook: POST, answered by n8n once the execution exists (A1). */
+export const RECORDED_BEFORE_ANSWER: IWebhookDescription = {
+	name: 'default',
+	httpMethod: 'POST',
+	path: 'webhook',
 	responseMode: 'onReceived',
 	// Left out, n8n would answer with the text "firstEntryJson" instead of `webhookResponse`.
 	responseData: '',
-} as const;
+};
 
 /**
  * How long an answer whose sender went away waits for n8n to read it (A2), that is to have

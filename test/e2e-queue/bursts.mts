@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+
 import { executionDetails, FINISHED, nodeOutput } from '../e2e/executions.mts';
 import type { N8nClient } from '../support/n8n/client.mts';
 import { postDelivery, signDelivery } from '../support/n8n/deliveries.mts';
@@ -71,6 +73,29 @@ export async function deliverAsService(
 	};
 	await Promise.all(Array.from({ length: inFlight }, sender));
 	return outcomes;
+}
+
+/**
+ * Calls the Security Service Webhook Trigger's `url` `count` times at once with one body as the
+ * service sends it (the trigger never reads it); resolves to each call's status (0: no answer).
+ */
+export async function ringAtOnce(url: string, count: number): Promise<number[]> {
+	const body = JSON.stringify({
+		id: `evt_${randomUUID()}`,
+		event: 'threat.detected',
+		createdAt: new Date().toISOString(),
+		data: {},
+	});
+	const ring = async (): Promise<number> => {
+		const answer = await fetch(url, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body,
+		});
+		await answer.body?.cancel();
+		return answer.status;
+	};
+	return await Promise.all(Array.from({ length: count }, () => ring().catch(() => 0)));
 }
 
 /** How long an execution must stay queued-and-untouched to count as left behind by a killed process. */

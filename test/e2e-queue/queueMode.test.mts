@@ -3,16 +3,26 @@ import path from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import type { NodeTypeDescription, StoredWorkflow } from '../support/n8n/client.mts';
+import { FINISHED } from '../e2e/executions.mts';
+import type {
+	ExecutionSummary,
+	NodeTypeDescription,
+	StoredWorkflow,
+} from '../support/n8n/client.mts';
 import {
 	postDelivery,
 	signDelivery,
 	signedDelivery,
 	tampered,
 } from '../support/n8n/deliveries.mts';
-import { CREDENTIAL_NAMES, PERFORMANCE_TRIGGER } from '../support/n8n/examples.mts';
+import {
+	CREDENTIAL_NAMES,
+	PERFORMANCE_TRIGGER,
+	SECURITY_WEBHOOK_TRIGGER,
+} from '../support/n8n/examples.mts';
 import type { ProxiedRequest } from '../support/n8n/nginx.mts';
 import { ARTIFACTS_DIR } from '../support/n8n/paths.mts';
+import { waitFor } from '../support/n8n/processes.mts';
 import {
 	deliveredEventIds,
 	executionLines,
@@ -28,8 +38,11 @@ import type { PollerResult, StatusPollerResult } from '../support/n8n/realChecks
 import {
 	actionNodesWorkflow,
 	deliveryTriggerWorkflow,
+	RING_READER,
+	RING_TRIGGER_NODE,
 	siteStatusPollerWorkflow,
 	threatPollerWorkflow,
+	threatWebhookTriggerWorkflow,
 } from '../support/n8n/testWorkflows.mts';
 import {
 	nodeDescription,
@@ -43,6 +56,7 @@ import {
 	deliverAsService,
 	executionsPerEvent,
 	retried,
+	ringAtOnce,
 	saysDuplicate,
 } from './bursts.mts';
 import type { Outcome } from './bursts.mts';
@@ -57,6 +71,9 @@ const RESENT = 20;
 /** The burst during which the webhook process that owns the trigger's path is killed, at its middle. */
 const KILL_BURST = 100;
 const KILL_IN_FLIGHT = 10;
+/** Calls of the Security Service Webhook Trigger sent at once in each of its two bursts, and the threats added before each. */
+const RINGS = 40;
+const NEW_THREATS = 5;
 /** What the tests measured, written to test-artifacts/ for the report. */
 const FIGURES_FILE = path.join(ARTIFACTS_DIR, 'e2e-queue-figures.json');
 
@@ -260,6 +277,76 @@ describe('n8n 2.x in queue mode (Postgres, Redis, main, worker, two webhook proc
 		expect(ports.size).toBe(1);
 	});
 
+	it('emits each new threat once from the poller, run on the worker', async () => {
+		const result = await pollerRun;
+		expectEachNewThreatOnce(result);
+		for (const id of result.executionIds)
+			expect(cluster.workerLog()).toContain(`Worker started execution ${id} `);
+	});
+
+	it('emits each threat added after publishing once from the Security Service Webhook Trigger, through two bursts of calls at once through nginx', async () => {
+		// After the poller's check, which counts every new threat; before the kill, so both webhook processes run.
+		await pollerRun.catch(() => undefined);
+		const { client, sandbox } = cluster;
+		const workflow = await client.createWorkflow(
+			threatWebhookTriggerWorkflow(cluster.credentialIds),
+		);
+		await client.publishWorkflow(workflow.id);
+		const node = workflow.nodes.find(({ name }) => name === RING_TRIGGER_NODE);
+		if (!node) throw new Error(`Workflow "${workflow.name}" has no ${RING_TRIGGER_NODE}`);
+		const description = await nodeDescription(client, SECURITY_WEBHOOK_TRIGGER);
+		const url = productionWebhookUrl(cluster.proxy.origin, node, description);
+		await waitForWebhook(url);
+		const listReads = (since: number): number =>
+			sandbox.requests.filter(
+				(request) =>
+					request.service === 'security' &&
+					request.path === '/threats' &&
+					request.query[RING_READER.name] === RING_READER.value &&
+					request.at >= since,
+			).length;
+		// Publishing read the list: the threats it held are never to be emitted.
+		const publishReads = listReads(0);
+		expect(publishReads).toBeGreaterThan(0);
+
+		const added: unknown[] = [];
+		const bursts: Array<Record<string, unknown>> = [];
+		figures.rings = { publishReads, bursts };
+		let executions: ExecutionSummary[] = [];
+		for (let burst = 0; burst < 2; burst++) {
+			const since = Date.now();
+			for (let threat = 0; threat < NEW_THREATS; threat++) added.push(sandbox.addThreat().id);
+			const statuses = await ringAtOnce(url, RINGS);
+			// A 2xx means n8n recorded the execution it started: all exist once every call is answered.
+			const before = executions.length;
+			const emitted = await waitFor(
+				`the ${added.length} new threats emitted`,
+				async () => {
+					executions = await client.executions(workflow.id);
+					if (!executions.every(({ status }) => FINISHED.has(status))) return undefined;
+					const ids = await deliveredEventIds(client, workflow.id, RING_TRIGGER_NODE);
+					return added.every((id) => ids.includes(id)) ? ids : undefined;
+				},
+				{ intervalMs: 500, explain: () => executionLines(client, workflow.id) },
+			);
+			bursts.push({
+				rings: RINGS,
+				newThreats: NEW_THREATS,
+				answered2xx: statuses.filter((status) => status >= 200 && status < 300).length,
+				otherAnswers: statuses.filter((status) => status < 200 || status >= 300),
+				executions: executions.length - before,
+				listReads: listReads(since),
+			});
+			expect(statuses).toEqual(statuses.map(() => 200));
+			expect(emitted.toSorted()).toEqual(added.toSorted());
+		}
+		// One webhook process took every call of the path; the worker ran what it started.
+		const ports = new Set(requestsFor(url).flatMap((request) => request.upstreamPorts));
+		expect(ports.size).toBe(1);
+		for (const { id } of executions)
+			expect(cluster.workerLog()).toContain(`Worker started execution ${id} `);
+	});
+
 	it('moves the path of the webhook process killed mid-burst to the other one: nothing acknowledged is lost or starts twice, every failed delivery gets a 2xx when retried', async () => {
 		const { workflow, url } = await publishedTriggerBehindNginx();
 		// The owner: the process nginx passed waitForWebhook's probe to.
@@ -326,13 +413,6 @@ describe('n8n 2.x in queue mode (Postgres, Redis, main, worker, two webhook proc
 		// static data saved or its 2xx sent (n8n records, saves, then answers): its retry then starts it
 		// again at the other process, as after any crash (docs/design.md). Never lost, never a third time.
 		for (const executions of sentAgain) expect([1, 2]).toContain(executions);
-	});
-
-	it('emits each new threat once from the poller, run on the worker', async () => {
-		const result = await pollerRun;
-		expectEachNewThreatOnce(result);
-		for (const id of result.executionIds)
-			expect(cluster.workerLog()).toContain(`Worker started execution ${id} `);
 	});
 
 	it('emits a site status change once from the Performance Service Poll Trigger, its execution run on the worker', async () => {

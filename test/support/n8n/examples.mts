@@ -26,6 +26,7 @@ export type ExampleKey = keyof typeof EXAMPLE_FILES;
 export const PERFORMANCE_TRIGGER = `${PACKAGE_NAME}.performanceServiceTrigger`;
 export const PERFORMANCE_POLL_TRIGGER = `${PACKAGE_NAME}.performanceServicePollTrigger`;
 export const SECURITY_TRIGGER = `${PACKAGE_NAME}.securityServiceTrigger`;
+export const SECURITY_WEBHOOK_TRIGGER = `${PACKAGE_NAME}.securityServiceWebhookTrigger`;
 
 export function readExample(key: ExampleKey): WorkflowDefinition {
 	return JSON.parse(

@@ -78,12 +78,14 @@ async function waitForPollerOutcome<T>(
 	return await waitFor(what, probe, { timeoutMs: TWO_POLLS_MS, intervalMs: 1000, explain });
 }
 
-/** The `id` of every item the delivery trigger emitted, one entry per emission. */
-export async function deliveredEventIds(client: N8nClient, workflowId: string): Promise<unknown[]> {
+/** The `id` of every item the trigger (the delivery trigger when left out) emitted, one entry per emission. */
+export async function deliveredEventIds(
+	client: N8nClient,
+	workflowId: string,
+	trigger = DELIVERY_TRIGGER_NODE,
+): Promise<unknown[]> {
 	const executions = await allExecutions(client, workflowId);
-	return executions.flatMap((execution) =>
-		nodeOutput(execution, DELIVERY_TRIGGER_NODE).map((item) => item.id),
-	);
+	return executions.flatMap((execution) => nodeOutput(execution, trigger).map((item) => item.id));
 }
 
 /** Waits until an execution for `eventId` exists and every execution of the workflow has finished. */

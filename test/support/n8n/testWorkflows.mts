@@ -6,6 +6,7 @@ import {
 	PERFORMANCE_POLL_TRIGGER,
 	PERFORMANCE_TRIGGER,
 	SECURITY_TRIGGER,
+	SECURITY_WEBHOOK_TRIGGER,
 } from './examples.mts';
 import type { CredentialIds, CredentialType } from './examples.mts';
 import { PACKAGE_NAME } from './paths.mts';
@@ -18,6 +19,9 @@ export const SECURITY_ACTION_NODE = 'Security sites';
 export const DELIVERY_TRIGGER_NODE = 'Every performance event';
 export const POLLER_NODE = 'New threat';
 export const STATUS_POLLER_NODE = 'Site status changed';
+export const RING_TRIGGER_NODE = 'New threat on a call';
+/** In the query of the webhook trigger's list reads: the threat poller reads the same list with the same key. */
+export const RING_READER = { name: 'reader', value: 'webhook-trigger' };
 
 function credential(type: CredentialType, ids: CredentialIds): WorkflowNode['credentials'] {
 	return { [type]: { id: ids[type], name: CREDENTIAL_NAMES[type] } };
@@ -88,6 +92,26 @@ export function deliveryTriggerWorkflow(ids: CredentialIds): WorkflowDefinition 
 				webhookId: randomUUID(),
 				parameters: { events: ['*'], options: {} },
 				credentials: credential('performanceServiceApi', ids),
+			},
+		],
+		connections: {},
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+/** A Security Service Webhook Trigger for new threats, its list reads marked with RING_READER. */
+export function threatWebhookTriggerWorkflow(ids: CredentialIds): WorkflowDefinition {
+	return {
+		name: `New threats on a call ${randomUUID()}`,
+		nodes: [
+			{
+				name: RING_TRIGGER_NODE,
+				type: SECURITY_WEBHOOK_TRIGGER,
+				typeVersion: 1,
+				position: [0, 0],
+				webhookId: randomUUID(),
+				parameters: { event: 'newThreat', queryParameters: { parameters: [RING_READER] } },
+				credentials: credential('securityServiceApi', ids),
 			},
 		],
 		connections: {},

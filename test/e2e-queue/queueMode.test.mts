@@ -400,7 +400,10 @@ describe('n8n 2.x in queue mode (Postgres, Redis, main, worker, two webhook proc
 		);
 		const answeredAfterKill = afterKill.filter(({ status }) => status >= 200 && status < 300);
 		expect(answeredAfterKill.length).toBeGreaterThan(0);
-		for (const request of answeredAfterKill) expect(request.upstreamPorts.at(-1)).toBe(other.port);
+		// nginx logs a request when its answer ends: the owner's last answers, sent just before the
+		// kill, can be logged just after the snapshot (at most the KILL_IN_FLIGHT then in flight).
+		for (const request of answeredAfterKill.slice(KILL_IN_FLIGHT))
+			expect(request.upstreamPorts.at(-1)).toBe(other.port);
 		// The kill failed the deliveries in flight at the owner; the service's retries got each a 2xx.
 		expect(sentAgain.length).toBeGreaterThan(0);
 		expect(count(burst, acknowledged)).toBe(KILL_BURST);

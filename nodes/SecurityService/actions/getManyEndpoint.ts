@@ -6,7 +6,8 @@ import {
 	queryParametersProperty,
 	readQueryParameters,
 } from '../../shared/parameters/queryParameters';
-import { securityList } from '../transport';
+import { fetchList } from '../../shared/lists/pagedRequests';
+import { SECURITY_SERVICE } from '../transport';
 
 /**
  * A resource's "Get Many" (`getAll`): Return All, Limit and Query Parameters over
@@ -25,7 +26,7 @@ export function getManyOperation(
 			const { returnAll, limit } = readGetMany(this, itemIndex);
 			const qs = readQueryParameters(this.getNodeParameter('queryParameters', itemIndex, {}));
 			const request = { method: 'GET' as const, path: `/${plural}`, qs, itemIndex };
-			return await securityList(this, request, { plural, returnAll, limit });
+			return await fetchList(this, SECURITY_SERVICE, request, { plural, returnAll, limit });
 		},
 	};
 }

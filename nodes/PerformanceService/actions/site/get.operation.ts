@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { PERFORMANCE_SCOPES } from '../../transport/serviceValues';
-import { performanceRequest } from '../../transport';
+import { requestService } from '../../../shared/http/serviceRequest';
+import { PERFORMANCE_SERVICE } from '../../transport';
 import { unwrapRecord } from '../../../shared/lists/recordFields';
 import { readSiteId, siteIdProperty } from './siteId';
 import { simplifyGetProperty, simplifySite } from './simplifySite';
@@ -14,7 +15,7 @@ export const description: INodeProperties[] = [
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const site = readSiteId(this, itemIndex);
 	const simplify = this.getNodeParameter('simplify', itemIndex, false) as boolean;
-	const body = await performanceRequest(this, {
+	const { body } = await requestService(this, PERFORMANCE_SERVICE, {
 		method: 'GET',
 		path: `/sites/${site.segment}`,
 		itemIndex,

@@ -2,7 +2,8 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { readLocatorId, resourceLocatorProperty } from '../../../shared/parameters/resourceLocator';
 import { unwrapRecord } from '../../../shared/lists/recordFields';
-import { securityRequest } from '../../transport';
+import { requestService } from '../../../shared/http/serviceRequest';
+import { SECURITY_SERVICE } from '../../transport';
 import { additionalFieldsProperty, readAdditionalFields } from '../bodyFields';
 
 export const description: INodeProperties[] = [
@@ -22,7 +23,7 @@ export const description: INodeProperties[] = [
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const siteId = readLocatorId(this, 'siteId', 'site ID', itemIndex);
 	const body: IDataObject = { ...readAdditionalFields(this, itemIndex), siteId };
-	const response = await securityRequest(this, {
+	const { body: response } = await requestService(this, SECURITY_SERVICE, {
 		method: 'POST',
 		path: '/scans/trigger',
 		body,

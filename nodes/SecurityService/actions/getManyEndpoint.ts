@@ -1,6 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
-
-import type { OperationHandler } from '../../shared/actions/router';
+import type { OperationModule } from '../../shared/parameters/resourceAndOperation';
 import { getManyProperties, readGetMany } from '../../shared/parameters/returnAllAndLimit';
 import {
 	queryParametersProperty,
@@ -16,8 +14,10 @@ import { SECURITY_SERVICE } from '../transport';
 export function getManyOperation(
 	resource: string,
 	plural: string,
-): { description: INodeProperties[]; execute: OperationHandler } {
+	optionDescription: string,
+): OperationModule {
 	return {
+		option: { name: 'Get Many', action: `Get many ${plural}`, description: optionDescription },
 		description: [
 			...getManyProperties(resource),
 			queryParametersProperty({ show: { resource: [resource], operation: ['getAll'] } }),

@@ -9,6 +9,13 @@ import { PERFORMANCE_SERVICE } from '../../transport';
  * The endpoint returns the newest audits, at most 100 at a time; it has no Return All. The
  * default is n8n's usual 50 (it was 20 before 0.2.0, see the changelog).
  */
+export const option = {
+	name: 'Get Many',
+	action: 'Get many audits',
+	description:
+		'List the newest page-performance audits across every site of the organisation, up to 100',
+};
+
 export const description: INodeProperties[] = [
 	{
 		displayName: 'Limit',

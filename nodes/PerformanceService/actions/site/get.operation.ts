@@ -7,6 +7,12 @@ import { unwrapRecord } from '../../../shared/lists/recordFields';
 import { readSiteId, siteIdProperty } from './siteId';
 import { simplifyGetProperty, simplifySite } from './simplifySite';
 
+export const option = {
+	name: 'Get',
+	action: 'Get site',
+	description: 'Read one site by ID with its status, audits and events',
+};
+
 export const description: INodeProperties[] = [
 	siteIdProperty('get', 'The site to read, with its audits and events'),
 	simplifyGetProperty,

@@ -6,6 +6,12 @@ import { fetchList } from '../../../shared/lists/pagedRequests';
 import { PERFORMANCE_SERVICE } from '../../transport';
 import { simplifyGetManyProperty, simplifySite } from './simplifySite';
 
+export const option = {
+	name: 'Get Many',
+	action: 'Get many sites',
+	description: 'List the monitored sites with their status and audits',
+};
+
 export const description: INodeProperties[] = [
 	...getManyProperties('site'),
 	simplifyGetManyProperty,

@@ -6,6 +6,13 @@ import { PERFORMANCE_RATE_LIMITS_TEXT, PERFORMANCE_SERVICE } from '../../transpo
 import { unwrapRecord } from '../../../shared/lists/recordFields';
 import { readSiteId, siteIdProperty } from './siteId';
 
+export const option = {
+	name: 'Reoptimize',
+	action: 'Reoptimize site',
+	description:
+		'Queue critical CSS regeneration, an unused CSS scan and fresh audits for a site (needs the audits:write scope; 20 per site per hour)',
+};
+
 export const description: INodeProperties[] = [
 	siteIdProperty(
 		'reoptimize',

@@ -6,6 +6,12 @@ import { requestService } from '../../../shared/http/serviceRequest';
 import { SECURITY_SERVICE } from '../../transport';
 import { additionalFieldsProperty, readAdditionalFields } from '../bodyFields';
 
+export const option = {
+	name: 'Trigger',
+	action: 'Trigger scan',
+	description: 'Start a security scan of a site',
+};
+
 export const description: INodeProperties[] = [
 	resourceLocatorProperty({
 		displayName: 'Site',

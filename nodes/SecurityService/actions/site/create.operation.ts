@@ -10,6 +10,12 @@ import { requestService } from '../../../shared/http/serviceRequest';
 import { SECURITY_SERVICE } from '../../transport';
 import { additionalFieldsProperty, readAdditionalFields } from '../bodyFields';
 
+export const option = {
+	name: 'Create',
+	action: 'Create site',
+	description: 'Add a site for the service to protect',
+};
+
 const displayOptions = { show: { resource: ['site'], operation: ['create'] } };
 
 export const description: INodeProperties[] = [

@@ -8,6 +8,12 @@ import { unwrapRecord } from '../../../shared/lists/recordFields';
 import { requestService } from '../../../shared/http/serviceRequest';
 import { SECURITY_SERVICE } from '../../transport';
 
+export const option = {
+	name: 'Resolve',
+	action: 'Resolve threat',
+	description: 'Mark a threat as resolved',
+};
+
 export const description: INodeProperties[] = [
 	resourceLocatorProperty({
 		displayName: 'Threat',

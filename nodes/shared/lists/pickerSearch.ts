@@ -6,7 +6,7 @@ import {
 	type INodeListSearchResult,
 } from 'n8n-workflow';
 
-import { fetchListPage } from './pagedRequests';
+import { fetchListPage, type PageRef } from './pagedRequests';
 import { textOf } from './recordFields';
 import type { ServiceProfile, ServiceRequest } from '../http/serviceTypes';
 
@@ -42,9 +42,9 @@ type LocatorListSearch = (
 ) => Promise<INodeListSearchResult>;
 
 /** The pagination token holds one URL: fold the next request's query into it. */
-function urlOf(request: ServiceRequest, pageUrl: string): string {
-	const url = new URL(request.url ?? pageUrl);
-	for (const [key, value] of Object.entries(request.qs ?? {}))
+function urlOf(next: PageRef, pageUrl: string): string {
+	const url = new URL(next.url ?? pageUrl);
+	for (const [key, value] of Object.entries(next.qs ?? {}))
 		url.searchParams.set(key, String(value));
 	return url.toString();
 }

@@ -1,6 +1,7 @@
 import { NodeApiError, type IDataObject, type JsonObject } from 'n8n-workflow';
 
 import { unwrapList, type PageRef } from './unwrapList';
+import { parseUrl } from '../http/baseUrl';
 import { requestService } from '../http/serviceRequest';
 import type { ServiceContext, ServiceProfile, ServiceRequest } from '../http/serviceTypes';
 
@@ -21,15 +22,6 @@ export interface ListPageResult {
 
 /** A list is read to at most this many pages; one with more fails rather than coming back cut short. */
 export const MAX_PAGES = 1000;
-
-/** A link as the service gave it, read against the page it came on (the request function checks where it points). */
-function resolveLink(link: string, pageUrl: string): string {
-	try {
-		return new URL(link, pageUrl).toString();
-	} catch {
-		return link;
-	}
-}
 
 /** One page of a list in any shape, and the request for the page after it. */
 export async function fetchListPage(
@@ -52,8 +44,9 @@ export async function fetchListPage(
 		);
 	}
 	if (!list.next || list.records.length === 0) return { url: response.url, records: list.records };
+	// A link is read against the page it came on; the request function checks where it points.
 	const next: PageRef = list.next.url
-		? { url: resolveLink(list.next.url, response.url) }
+		? { url: parseUrl(list.next.url, response.url)?.href ?? list.next.url }
 		: { url: response.url, qs: { ...request.qs, ...list.next.qs } };
 	return { url: response.url, records: list.records, next };
 }

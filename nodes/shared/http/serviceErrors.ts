@@ -1,4 +1,4 @@
-import { NodeApiError, type IN8nHttpFullResponse, type INode, type JsonObject } from 'n8n-workflow';
+import type { IN8nHttpFullResponse } from 'n8n-workflow';
 
 import { parseUrl, type RefusedUrl } from './baseUrl';
 import { readErrorBody } from './errorBody';
@@ -163,20 +163,4 @@ export function describeRefusedUrl(
 		message: `Refused to send the ${secret} to ${refused.shownUrl}: it is outside the base URL of the "${profile.credentialName}" credential [foreign_url]`,
 		description: `A page link or page token pointed at ${refused.shownUrl}, and ${refused.reason}; the request was not sent. The ${secret} of the "${profile.credentialName}" credential only goes to addresses below ${baseUrl || 'its base URL'}. If the service has moved, change the base URL in the credential.`,
 	};
-}
-
-/**
- * A NodeApiError that keeps this package's message: NodeApiError swaps any message that
- * mentions a Node.js error code (ECONNREFUSED, …) for a generic one without the fix.
- */
-export function serviceError(
-	node: INode,
-	errorResponse: JsonObject,
-	failure: FailureDescription,
-	itemIndex: number | undefined,
-): NodeApiError {
-	const error = new NodeApiError(node, errorResponse, { ...failure, itemIndex });
-	error.message = failure.message;
-	error.description = failure.description;
-	return error;
 }

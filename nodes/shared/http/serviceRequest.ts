@@ -1,4 +1,5 @@
 import {
+	NodeApiError,
 	sleep,
 	type IAdditionalCredentialOptions,
 	type IHttpRequestOptions,
@@ -15,7 +16,6 @@ import {
 	describeRefusedUrl,
 	describeUnreachable,
 	describeUnreadable,
-	serviceError,
 } from './serviceErrors';
 import type {
 	FailureDescription,
@@ -45,14 +45,23 @@ async function waitUnlessCancelled(ctx: ServiceContext, ms: number): Promise<voi
 	}
 }
 
-/** Fails the request's item with `failure`. */
+/**
+ * Fails the request's item with `failure`, keeping this package's message: NodeApiError swaps any
+ * message that mentions a Node.js error code (ECONNREFUSED, …) for a generic one without the fix.
+ */
 function fail(
 	ctx: ServiceContext,
 	request: ServiceRequest,
 	errorResponse: JsonObject,
 	failure: FailureDescription,
 ): never {
-	throw serviceError(ctx.getNode(), errorResponse, failure, request.itemIndex);
+	const error = new NodeApiError(ctx.getNode(), errorResponse, {
+		...failure,
+		itemIndex: request.itemIndex,
+	});
+	error.message = failure.message;
+	error.description = failure.description;
+	throw error;
 }
 
 /**

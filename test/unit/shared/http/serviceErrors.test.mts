@@ -1,4 +1,3 @@
-import { NodeApiError, type INode } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import { PERFORMANCE_SERVICE } from '../../../../nodes/PerformanceService/transport/index.ts';
@@ -6,7 +5,6 @@ import {
 	describeFailure,
 	describeUnreachable,
 	describeUnreadable,
-	serviceError,
 } from '../../../../nodes/shared/http/serviceErrors.ts';
 import { describeResetTime } from '../../../../nodes/shared/http/rateLimitMessages.ts';
 import type { ServiceRequest } from '../../../../nodes/shared/http/serviceTypes.ts';
@@ -237,33 +235,5 @@ describe('describeUnreadable', () => {
 		expect(failure.message).toBe(
 			'The Performance Service answered GET /sites with a body that is not valid JSON (text/html)',
 		);
-	});
-});
-
-describe('serviceError', () => {
-	const node: INode = {
-		id: 'n',
-		name: 'P',
-		type: 't',
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: {},
-	};
-
-	it('keeps this package message even when it mentions a Node.js error code', () => {
-		const failure = describeUnreachable(PERFORMANCE_SERVICE, 'http://127.0.0.1:1/v1/system', {
-			code: 'ECONNREFUSED',
-		});
-		const error = serviceError(
-			node,
-			{ code: 'ECONNREFUSED', message: 'connect ECONNREFUSED' },
-			failure,
-			2,
-		);
-		expect(error).toBeInstanceOf(NodeApiError);
-		expect(error.message).toBe('http://127.0.0.1:1 refused the connection [ECONNREFUSED]');
-		expect(error.description).toBe(failure.description);
-		expect(error.httpCode).toBe('ECONNREFUSED');
-		expect(error.context.itemIndex).toBe(2);
 	});
 });

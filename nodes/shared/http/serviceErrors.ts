@@ -3,7 +3,7 @@ import type { IN8nHttpFullResponse } from 'n8n-workflow';
 import { parseUrl, type RefusedUrl } from './baseUrl';
 import { readErrorBody } from './errorBody';
 import type { RateLimitInfo } from './rateLimitHeaders';
-import { describeRateLimit, type RateLimitHandling } from './rateLimitMessages';
+import { describeRateLimit } from './rateLimitMessages';
 import type { FailureDescription, ServiceProfile, ServiceRequest } from './serviceTypes';
 
 const CODE_BY_STATUS: Record<number, string> = {
@@ -35,7 +35,8 @@ export function describeFailure(
 	body: string,
 	rateLimit: RateLimitInfo,
 	request: ServiceRequest,
-	handling?: RateLimitHandling,
+	/** How often the node waited for a 429's reset and retried. */
+	retries?: number,
 	now: number = Date.now(),
 ): FailureDescription {
 	const reported = readErrorBody(body);
@@ -90,7 +91,7 @@ export function describeFailure(
 		);
 	}
 	if (status === 429)
-		return describeRateLimit(profile, code, said, rateLimit, request, handling, now);
+		return describeRateLimit(profile, code, said, rateLimit, request, retries, now);
 	if (status >= 500) {
 		return fail(
 			`The ${serviceName} failed [${code}, HTTP ${status}]${said}`,

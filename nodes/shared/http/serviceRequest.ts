@@ -9,7 +9,7 @@ import {
 
 import { checkFollowedUrl, joinUrl, readBaseUrl, readCredentials } from './baseUrl';
 import { readPacer } from '../pacing/pacers';
-import { readRateLimit, waitForResetMs } from './rateLimitHeaders';
+import { NEAR_RESET_MS, readRateLimit, waitForResetMs } from './rateLimitHeaders';
 import { describeHeldBack } from './rateLimitMessages';
 import {
 	describeFailure,
@@ -25,8 +25,6 @@ import type {
 	ServiceResponse,
 } from './serviceTypes';
 
-/** A 429 whose reset is at most this far away is waited for; a later one fails at once. */
-const NEAR_RESET_MS = 65_000;
 const MAX_RATE_LIMIT_RETRIES = 3;
 const REQUEST_TIMEOUT_MS = 60_000;
 const RESET_MARGIN_MS = 250;
@@ -181,7 +179,7 @@ export async function requestService(
 	for (let retries = 0; ; retries++) {
 		const admission = await pacer.admit(NEAR_RESET_MS, cancellation(ctx));
 		if (!admission.admitted) {
-			const failure = describeHeldBack(profile, admission.heldUntil, requestAtUrl, NEAR_RESET_MS);
+			const failure = describeHeldBack(profile, admission.heldUntil, requestAtUrl);
 			fail(ctx, request, { status: 429 }, failure);
 		}
 		// A request that got no answer still leaves its place in flight; the answer's headers teach the pace.
@@ -193,7 +191,7 @@ export async function requestService(
 		const status = response.statusCode;
 		admission.settle({ status, rateLimit, ownLimit: request.ownRateLimit });
 		if (status === 429 && retries < MAX_RATE_LIMIT_RETRIES) {
-			const waitMs = waitForResetMs(rateLimit, Date.now(), NEAR_RESET_MS);
+			const waitMs = waitForResetMs(rateLimit, Date.now());
 			if (waitMs !== undefined) {
 				await waitUnlessCancelled(ctx, waitMs + RESET_MARGIN_MS);
 				continue;
@@ -201,8 +199,7 @@ export async function requestService(
 		}
 		if (status >= 400 || status < 200) {
 			const body = typeof response.body === 'string' ? response.body : '';
-			const handling = { retries, maxWaitMs: NEAR_RESET_MS };
-			const failure = describeFailure(profile, status, body, rateLimit, requestAtUrl, handling);
+			const failure = describeFailure(profile, status, body, rateLimit, requestAtUrl, retries);
 			fail(ctx, request, { status, body: body.slice(0, 2000) }, failure);
 		}
 		return {

@@ -127,15 +127,7 @@ describe('describeFailure for rate_limited: which limit and when it resets', () 
 	const farReset = { limit: 20, remaining: 0, resetAt: new Date(NOW + 3_000_000) };
 
 	it('a far reset: failed at once, with the reset time and the limits', () => {
-		const failure = describeFailure(
-			PERFORMANCE_SERVICE,
-			429,
-			body,
-			farReset,
-			reoptimize,
-			{ retries: 0, maxWaitMs: 65_000 },
-			NOW,
-		);
+		const failure = describeFailure(PERFORMANCE_SERVICE, 429, body, farReset, reoptimize, 0, NOW);
 		expect(failure.message).toBe(
 			'Rate limit reached [rate_limited]: Reoptimization limit of 20 per hour for site site_1 reached (resets at 2025-03-01T12:50:00.000Z)',
 		);
@@ -153,15 +145,7 @@ describe('describeFailure for rate_limited: which limit and when it resets', () 
 
 	it('retries used up: says how often it waited', () => {
 		const near = { limit: 1000, remaining: 0, resetAt: new Date(NOW + 20_000) };
-		const failure = describeFailure(
-			PERFORMANCE_SERVICE,
-			429,
-			'',
-			near,
-			getSite,
-			{ retries: 3, maxWaitMs: 65_000 },
-			NOW,
-		);
+		const failure = describeFailure(PERFORMANCE_SERVICE, 429, '', near, getSite, 3, NOW);
 		expect(failure.message).toBe(
 			'Rate limit reached [rate_limited]: the Performance Service limit of 1000 requests is used up (resets at 2025-03-01T12:00:20.000Z)',
 		);
@@ -169,15 +153,7 @@ describe('describeFailure for rate_limited: which limit and when it resets', () 
 	});
 
 	it('no reset given', () => {
-		const failure = describeFailure(
-			PERFORMANCE_SERVICE,
-			429,
-			'',
-			{},
-			getSite,
-			{ retries: 0, maxWaitMs: 65_000 },
-			NOW,
-		);
+		const failure = describeFailure(PERFORMANCE_SERVICE, 429, '', {}, getSite, 0, NOW);
 		expect(failure.message).toBe(
 			'Rate limit reached [rate_limited]: the Performance Service limit is used up',
 		);

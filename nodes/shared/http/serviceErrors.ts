@@ -19,11 +19,6 @@ const CODE_BY_STATUS: Record<number, string> = {
 const NOT_RETRIED =
 	'The request was not retried automatically, because the service may already have carried it out.';
 
-function codeFor(status: number, reportedCode: string | undefined): string {
-	if (reportedCode) return reportedCode;
-	return CODE_BY_STATUS[status] ?? (status >= 500 ? 'internal_error' : `http_${status}`);
-}
-
 /** The path of a URL (the URL itself when it is not one), for messages. */
 function pathOf(url: string | undefined): string {
 	return parseUrl(url ?? '')?.pathname ?? url ?? '';
@@ -40,7 +35,8 @@ export function describeFailure(
 	now: number = Date.now(),
 ): FailureDescription {
 	const reported = readErrorBody(body);
-	const code = codeFor(status, reported.code);
+	const fallbackCode = status >= 500 ? 'internal_error' : `http_${status}`;
+	const code = reported.code ?? CODE_BY_STATUS[status] ?? fallbackCode;
 	const said = reported.message ? `: ${reported.message}` : '';
 	const { serviceName, credentialName } = profile;
 	const secret = profile.secretName ?? 'token';

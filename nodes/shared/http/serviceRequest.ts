@@ -116,14 +116,11 @@ async function send(
 		)) as IN8nHttpFullResponse;
 	} catch (error) {
 		const failure = describeUnreachable(profile, options.url, error);
+		// The underlying error's message when there is one (n8n wraps the request library's).
 		const { cause } = error as { cause?: unknown };
-		const raw =
-			cause instanceof Error
-				? cause.message
-				: error instanceof Error
-					? error.message
-					: String(error);
-		return fail(ctx, request, { code: failure.httpCode, message: raw }, failure);
+		const raw = cause instanceof Error ? cause : error;
+		const message = raw instanceof Error ? raw.message : String(raw);
+		return fail(ctx, request, { code: failure.httpCode, message }, failure);
 	}
 }
 

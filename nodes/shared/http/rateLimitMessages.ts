@@ -1,4 +1,4 @@
-import { NEAR_RESET_MS, type RateLimitInfo } from './rateLimitHeaders';
+import { NEAR_RESET_MS, waitForResetMs, type RateLimitInfo } from './rateLimitHeaders';
 import type { FailureDescription, ServiceProfile, ServiceRequest } from './serviceTypes';
 
 /** What a rate-limited request says: the service's 429, or a request the credential's pace held back. */
@@ -55,11 +55,7 @@ export function describeRateLimit(
 		parts.push(
 			`The node waited for the reset ${retries} time(s) and retried, but the limit was still reached.`,
 		);
-	} else if (
-		retries === 0 &&
-		rateLimit.resetAt &&
-		rateLimit.resetAt.getTime() - now > NEAR_RESET_MS
-	) {
+	} else if (retries === 0 && rateLimit.resetAt && waitForResetMs(rateLimit, now) === undefined) {
 		parts.push(tooLongToWait('did not retry'));
 	}
 	return rateLimitFailure(`Rate limit reached [${code}]${which}${resets}`, parts, profile, request);

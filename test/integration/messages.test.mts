@@ -161,10 +161,14 @@ describe('Performance Service: transport faults', () => {
 		const error = await performanceError(health, {
 			credentials: { baseUrl: `http://127.0.0.1:${port}/v1` },
 		});
+		// NodeApiError would swap a message naming a Node.js error code for a generic one.
+		expect(error.name).toBe('NodeApiError');
 		expect(error.message).toBe(`http://127.0.0.1:${port} refused the connection [ECONNREFUSED]`);
 		expect(error.description).toMatch(
 			/Check the base URL in the "Performance Service API" credential/,
 		);
+		expect(error.httpCode).toBe('ECONNREFUSED');
+		expect(error.context?.itemIndex).toBe(0);
 	});
 });
 

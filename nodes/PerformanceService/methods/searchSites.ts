@@ -2,9 +2,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { locatorListSearch } from '../../shared/lists/pickerSearch';
 import { PERFORMANCE_SCOPES } from '../transport/serviceValues';
-import { performanceListPage } from '../transport';
+import { PERFORMANCE_SERVICE } from '../transport';
 import { recordContains, textOf } from '../../shared/lists/recordFields';
-import type { ServiceRequest } from '../../shared/http/serviceTypes';
 
 function label(site: IDataObject, id: string): string {
 	const name = textOf(site.name) ?? id;
@@ -14,9 +13,9 @@ function label(site: IDataObject, id: string): string {
 
 /** Sites for the "Site" resource locator, searchable by name and hostname, sorted by name. */
 export const searchSites = locatorListSearch({
-	readPage: async (ctx, request: ServiceRequest, plural) =>
-		await performanceListPage(ctx, { ...request, scope: PERFORMANCE_SCOPES.sitesRead }, plural),
+	profile: PERFORMANCE_SERVICE,
 	path: '/sites',
+	scope: PERFORMANCE_SCOPES.sitesRead,
 	plural: 'sites',
 	accepts: (site, filter) => recordContains(site, ['name', 'hostname'], filter),
 	label,

@@ -1,4 +1,3 @@
-import { serviceTransport } from '../../shared/http/serviceTransport';
 import type { ServiceProfile } from '../../shared/http/serviceTypes';
 import { PERFORMANCE_LIMITS } from './serviceValues';
 
@@ -12,9 +11,3 @@ export const PERFORMANCE_SERVICE: ServiceProfile = {
 	secretField: 'apiToken',
 	rateLimitsText: PERFORMANCE_RATE_LIMITS_TEXT,
 };
-
-export const {
-	request: performanceRequest,
-	list: performanceList,
-	listPage: performanceListPage,
-} = serviceTransport(PERFORMANCE_SERVICE);

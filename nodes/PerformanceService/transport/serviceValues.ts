@@ -1,11 +1,10 @@
 /** What the performance service's API defines: token scopes, published limits, webhook event types. */
 
-/** The scopes a performance token can be created with. */
+/** The token scopes the nodes' requests need (the service also has `sites:write`, which no node uses). */
 export const PERFORMANCE_SCOPES = {
 	sitesRead: 'sites:read',
 	auditsRead: 'audits:read',
 	auditsWrite: 'audits:write',
-	sitesWrite: 'sites:write',
 } as const;
 
 /** The service's published limits. */

@@ -1,12 +1,11 @@
-import type { INodeProperties } from 'n8n-workflow';
-
-import type { OperationHandler } from '../../shared/actions/router';
+import type { OperationModule } from '../../shared/parameters/resourceAndOperation';
 import { getManyProperties, readGetMany } from '../../shared/parameters/returnAllAndLimit';
 import {
 	queryParametersProperty,
 	readQueryParameters,
 } from '../../shared/parameters/queryParameters';
-import { securityList } from '../transport';
+import { fetchList } from '../../shared/lists/pagedRequests';
+import { SECURITY_SERVICE } from '../transport';
 
 /**
  * A resource's "Get Many" (`getAll`): Return All, Limit and Query Parameters over
@@ -15,8 +14,10 @@ import { securityList } from '../transport';
 export function getManyOperation(
 	resource: string,
 	plural: string,
-): { description: INodeProperties[]; execute: OperationHandler } {
+	optionDescription: string,
+): OperationModule {
 	return {
+		option: { name: 'Get Many', action: `Get many ${plural}`, description: optionDescription },
 		description: [
 			...getManyProperties(resource),
 			queryParametersProperty({ show: { resource: [resource], operation: ['getAll'] } }),
@@ -25,7 +26,7 @@ export function getManyOperation(
 			const { returnAll, limit } = readGetMany(this, itemIndex);
 			const qs = readQueryParameters(this.getNodeParameter('queryParameters', itemIndex, {}));
 			const request = { method: 'GET' as const, path: `/${plural}`, qs, itemIndex };
-			return await securityList(this, request, { plural, returnAll, limit });
+			return await fetchList(this, SECURITY_SERVICE, request, { plural, returnAll, limit });
 		},
 	};
 }

@@ -1,10 +1,10 @@
 import { locatorListSearch } from '../../shared/lists/pickerSearch';
 import { recordContains, textOf } from '../../shared/lists/recordFields';
-import { securityListPage } from '../transport';
+import { SECURITY_SERVICE } from '../transport';
 
 /** Sites for the "Site" resource locator, searchable by name, URL and ID. */
 export const searchSites = locatorListSearch({
-	readPage: securityListPage,
+	profile: SECURITY_SERVICE,
 	path: '/sites',
 	plural: 'sites',
 	accepts: (site, filter) => recordContains(site, ['name', 'url', 'id'], filter),

@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { locatorListSearch } from '../../shared/lists/pickerSearch';
 import { recordContains, textOf } from '../../shared/lists/recordFields';
-import { securityListPage } from '../transport';
+import { SECURITY_SERVICE } from '../transport';
 
 const CLOSED_STATES = ['resolved', 'closed', 'fixed', 'dismissed', 'ignored'];
 
@@ -24,7 +24,7 @@ function label(threat: IDataObject, id: string): string {
 
 /** Threats not yet resolved, for the "Threat" resource locator; searchable by title, type, severity, site and ID. */
 export const searchUnresolvedThreats = locatorListSearch({
-	readPage: securityListPage,
+	profile: SECURITY_SERVICE,
 	path: '/threats',
 	plural: 'threats',
 	accepts: (threat, filter) =>

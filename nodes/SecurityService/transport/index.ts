@@ -1,6 +1,5 @@
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
-import { serviceTransport } from '../../shared/http/serviceTransport';
 import type { ServiceProfile } from '../../shared/http/serviceTypes';
 import { DEFAULT_SECURITY_PLAN, SECURITY_PLAN_LIMITS, SECURITY_PLANS } from './planLimits';
 
@@ -22,9 +21,3 @@ export const SECURITY_SERVICE: ServiceProfile = {
 	// The service does not say whether the plan limits count per key or per tenant.
 	rateLimitsText: `${SECURITY_PLAN_LIMITS.standard} requests per minute on the Standard plan, ${SECURITY_PLAN_LIMITS.agency} on Agency, unlimited on Enterprise`,
 };
-
-export const {
-	request: securityRequest,
-	list: securityList,
-	listPage: securityListPage,
-} = serviceTransport(SECURITY_SERVICE);

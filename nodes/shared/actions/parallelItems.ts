@@ -17,9 +17,7 @@ export async function runItemsInParallel<T>(
 	task: (itemIndex: number) => Promise<T>,
 	stopOnError: boolean,
 ): Promise<Array<ItemOutcome<T> | undefined>> {
-	const outcomes: Array<ItemOutcome<T> | undefined> = new Array<ItemOutcome<T> | undefined>(
-		count,
-	).fill(undefined);
+	const outcomes = new Array<ItemOutcome<T> | undefined>(count).fill(undefined);
 	let next = 0;
 	let failed = false;
 

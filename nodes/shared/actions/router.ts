@@ -23,15 +23,6 @@ function errorJson(error: Error): IDataObject {
 	return json;
 }
 
-function asNodeError(
-	ctx: IExecuteFunctions,
-	error: unknown,
-	itemIndex: number,
-): NodeApiError | NodeOperationError {
-	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
-	return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
-}
-
 /**
  * Runs the chosen resource/operation once per input item, several items at once (the node's
  * "Parallel Requests" option). Output follows the input order and every output item is paired
@@ -76,7 +67,9 @@ export async function runOperations(
 		} else if (continueOnFail) {
 			output.push({ json: errorJson(outcome.error as Error), pairedItem });
 		} else {
-			throw asNodeError(ctx, outcome.error, itemIndex);
+			const { error } = outcome;
+			if (error instanceof NodeApiError || error instanceof NodeOperationError) throw error;
+			throw new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
 		}
 	});
 	return [output];

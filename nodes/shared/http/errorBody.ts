@@ -25,12 +25,9 @@ export function readErrorBody(body: unknown): ServiceErrorDetails {
 	}
 	if (!isRecord(parsed)) return { message: nonBlankString(parsed), fields: {} };
 
-	const nested = isRecord(parsed.error)
-		? parsed.error
-		: Array.isArray(parsed.errors) && isRecord(parsed.errors[0])
-			? parsed.errors[0]
-			: undefined;
-	const source = nested ?? parsed;
+	// The error object: under `error`, else the first of `errors`, else the body itself.
+	const firstError: unknown = Array.isArray(parsed.errors) ? parsed.errors[0] : undefined;
+	const source = [parsed.error, firstError].find(isRecord) ?? parsed;
 	return {
 		code:
 			nonBlankString(source.code) ??

@@ -46,16 +46,15 @@ export function readRateLimit(headers: HeaderBag, now: number = Date.now()): Rat
 	};
 }
 
+/** A 429 (or the credential's pace) whose reset is at most this far away is waited for; a later one fails at once. */
+export const NEAR_RESET_MS = 65_000;
+
 /**
  * How long to wait before retrying a 429: the time until the reset when it is at most
- * `maxWaitMs` away (0 when it has passed), or undefined when the reset is unknown or too far.
+ * `NEAR_RESET_MS` away (0 when it has passed), or undefined when the reset is unknown or too far.
  */
-export function waitForResetMs(
-	rateLimit: RateLimitInfo,
-	now: number,
-	maxWaitMs: number,
-): number | undefined {
+export function waitForResetMs(rateLimit: RateLimitInfo, now: number): number | undefined {
 	if (!rateLimit.resetAt) return undefined;
 	const waitMs = rateLimit.resetAt.getTime() - now;
-	return waitMs <= maxWaitMs ? Math.max(waitMs, 0) : undefined;
+	return waitMs <= NEAR_RESET_MS ? Math.max(waitMs, 0) : undefined;
 }

@@ -1,4 +1,4 @@
-import type { RateLimitInfo } from './rateLimitHeaders';
+import { NEAR_RESET_MS, waitForResetMs, type RateLimitInfo } from './rateLimitHeaders';
 import type { FailureDescription, ServiceProfile, ServiceRequest } from './serviceTypes';
 
 /** What a rate-limited request says: the service's 429, or a request the credential's pace held back. */
@@ -9,17 +9,9 @@ export function describeResetTime(rateLimit: RateLimitInfo, now: number = Date.n
 	return `The limit resets at ${rateLimit.resetAt.toISOString()} (in ${seconds} s).`;
 }
 
-/** What the transport did about a 429 before giving up. */
-export interface RateLimitHandling {
-	/** How often it waited for a reset and retried. */
-	retries: number;
-	/** The longest wait it accepts; a reset further away fails at once. */
-	maxWaitMs: number;
-}
-
 /** A wait longer than the node accepts, and what the node did instead of waiting. */
-function tooLongToWait(maxWaitMs: number, instead: string): string {
-	return `That is more than ${Math.round(maxWaitMs / 1000)} s away, too long to wait for, so the node ${instead}.`;
+function tooLongToWait(instead: string): string {
+	return `That is more than ${Math.round(NEAR_RESET_MS / 1000)} s away, too long to wait for, so the node ${instead}.`;
 }
 
 /** A rate-limit failure: its description is `parts`, then the limits that apply and the advice. */
@@ -42,30 +34,29 @@ function rateLimitFailure(
 	};
 }
 
-/** A 429 the service answered: what the limit is, when it resets and what the node did about it. */
+/**
+ * A 429 the service answered: what the limit is, when it resets and what the node did about it
+ * (`retries`: how often it waited for a reset and retried; undefined: unknown).
+ */
 export function describeRateLimit(
 	profile: ServiceProfile,
 	code: string,
 	said: string,
 	rateLimit: RateLimitInfo,
 	request: ServiceRequest,
-	handling: RateLimitHandling | undefined,
+	retries: number | undefined,
 	now: number,
 ): FailureDescription {
 	const size = rateLimit.limit === undefined ? '' : ` of ${rateLimit.limit} requests`;
 	const which = said || `: the ${profile.serviceName} limit${size} is used up`;
 	const resets = rateLimit.resetAt ? ` (resets at ${rateLimit.resetAt.toISOString()})` : '';
 	const parts = [describeResetTime(rateLimit, now)];
-	if (handling && handling.retries > 0) {
+	if (retries !== undefined && retries > 0) {
 		parts.push(
-			`The node waited for the reset ${handling.retries} time(s) and retried, but the limit was still reached.`,
+			`The node waited for the reset ${retries} time(s) and retried, but the limit was still reached.`,
 		);
-	} else if (
-		handling &&
-		rateLimit.resetAt &&
-		rateLimit.resetAt.getTime() - now > handling.maxWaitMs
-	) {
-		parts.push(tooLongToWait(handling.maxWaitMs, 'did not retry'));
+	} else if (retries === 0 && rateLimit.resetAt && waitForResetMs(rateLimit, now) === undefined) {
+		parts.push(tooLongToWait('did not retry'));
 	}
 	return rateLimitFailure(`Rate limit reached [${code}]${which}${resets}`, parts, profile, request);
 }
@@ -75,15 +66,11 @@ export function describeHeldBack(
 	profile: ServiceProfile,
 	heldUntil: Date,
 	request: ServiceRequest,
-	maxWaitMs: number,
 	now: number = Date.now(),
 ): FailureDescription {
 	return rateLimitFailure(
 		`Rate limit reached [rate_limited]: the ${profile.serviceName} limit of this credential is used up (resets at ${heldUntil.toISOString()})`,
-		[
-			describeResetTime({ resetAt: heldUntil }, now),
-			tooLongToWait(maxWaitMs, 'did not send the request'),
-		],
+		[describeResetTime({ resetAt: heldUntil }, now), tooLongToWait('did not send the request')],
 		profile,
 		request,
 	);

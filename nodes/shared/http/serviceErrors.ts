@@ -1,9 +1,9 @@
-import { NodeApiError, type IN8nHttpFullResponse, type INode, type JsonObject } from 'n8n-workflow';
+import type { IN8nHttpFullResponse } from 'n8n-workflow';
 
 import { parseUrl, type RefusedUrl } from './baseUrl';
 import { readErrorBody } from './errorBody';
 import type { RateLimitInfo } from './rateLimitHeaders';
-import { describeRateLimit, type RateLimitHandling } from './rateLimitMessages';
+import { describeRateLimit } from './rateLimitMessages';
 import type { FailureDescription, ServiceProfile, ServiceRequest } from './serviceTypes';
 
 const CODE_BY_STATUS: Record<number, string> = {
@@ -19,11 +19,6 @@ const CODE_BY_STATUS: Record<number, string> = {
 const NOT_RETRIED =
 	'The request was not retried automatically, because the service may already have carried it out.';
 
-function codeFor(status: number, reportedCode: string | undefined): string {
-	if (reportedCode) return reportedCode;
-	return CODE_BY_STATUS[status] ?? (status >= 500 ? 'internal_error' : `http_${status}`);
-}
-
 /** The path of a URL (the URL itself when it is not one), for messages. */
 function pathOf(url: string | undefined): string {
 	return parseUrl(url ?? '')?.pathname ?? url ?? '';
@@ -35,11 +30,13 @@ export function describeFailure(
 	body: string,
 	rateLimit: RateLimitInfo,
 	request: ServiceRequest,
-	handling?: RateLimitHandling,
+	/** How often the node waited for a 429's reset and retried. */
+	retries?: number,
 	now: number = Date.now(),
 ): FailureDescription {
 	const reported = readErrorBody(body);
-	const code = codeFor(status, reported.code);
+	const fallbackCode = status >= 500 ? 'internal_error' : `http_${status}`;
+	const code = reported.code ?? CODE_BY_STATUS[status] ?? fallbackCode;
 	const said = reported.message ? `: ${reported.message}` : '';
 	const { serviceName, credentialName } = profile;
 	const secret = profile.secretName ?? 'token';
@@ -90,7 +87,7 @@ export function describeFailure(
 		);
 	}
 	if (status === 429)
-		return describeRateLimit(profile, code, said, rateLimit, request, handling, now);
+		return describeRateLimit(profile, code, said, rateLimit, request, retries, now);
 	if (status >= 500) {
 		return fail(
 			`The ${serviceName} failed [${code}, HTTP ${status}]${said}`,
@@ -163,20 +160,4 @@ export function describeRefusedUrl(
 		message: `Refused to send the ${secret} to ${refused.shownUrl}: it is outside the base URL of the "${profile.credentialName}" credential [foreign_url]`,
 		description: `A page link or page token pointed at ${refused.shownUrl}, and ${refused.reason}; the request was not sent. The ${secret} of the "${profile.credentialName}" credential only goes to addresses below ${baseUrl || 'its base URL'}. If the service has moved, change the base URL in the credential.`,
 	};
-}
-
-/**
- * A NodeApiError that keeps this package's message: NodeApiError swaps any message that
- * mentions a Node.js error code (ECONNREFUSED, …) for a generic one without the fix.
- */
-export function serviceError(
-	node: INode,
-	errorResponse: JsonObject,
-	failure: FailureDescription,
-	itemIndex: number | undefined,
-): NodeApiError {
-	const error = new NodeApiError(node, errorResponse, { ...failure, itemIndex });
-	error.message = failure.message;
-	error.description = failure.description;
-	return error;
 }

@@ -1,4 +1,5 @@
 import {
+	NodeApiError,
 	sleep,
 	type IAdditionalCredentialOptions,
 	type IHttpRequestOptions,
@@ -8,14 +9,13 @@ import {
 
 import { checkFollowedUrl, joinUrl, readBaseUrl, readCredentials } from './baseUrl';
 import { readPacer } from '../pacing/pacers';
-import { readRateLimit, waitForResetMs } from './rateLimitHeaders';
+import { NEAR_RESET_MS, readRateLimit, waitForResetMs } from './rateLimitHeaders';
 import { describeHeldBack } from './rateLimitMessages';
 import {
 	describeFailure,
 	describeRefusedUrl,
 	describeUnreachable,
 	describeUnreadable,
-	serviceError,
 } from './serviceErrors';
 import type {
 	FailureDescription,
@@ -25,8 +25,6 @@ import type {
 	ServiceResponse,
 } from './serviceTypes';
 
-/** A 429 whose reset is at most this far away is waited for; a later one fails at once. */
-const NEAR_RESET_MS = 65_000;
 const MAX_RATE_LIMIT_RETRIES = 3;
 const REQUEST_TIMEOUT_MS = 60_000;
 const RESET_MARGIN_MS = 250;
@@ -45,14 +43,23 @@ async function waitUnlessCancelled(ctx: ServiceContext, ms: number): Promise<voi
 	}
 }
 
-/** Fails the request's item with `failure`. */
+/**
+ * Fails the request's item with `failure`, keeping this package's message: NodeApiError swaps any
+ * message that mentions a Node.js error code (ECONNREFUSED, …) for a generic one without the fix.
+ */
 function fail(
 	ctx: ServiceContext,
 	request: ServiceRequest,
 	errorResponse: JsonObject,
 	failure: FailureDescription,
 ): never {
-	throw serviceError(ctx.getNode(), errorResponse, failure, request.itemIndex);
+	const error = new NodeApiError(ctx.getNode(), errorResponse, {
+		...failure,
+		itemIndex: request.itemIndex,
+	});
+	error.message = failure.message;
+	error.description = failure.description;
+	throw error;
 }
 
 /**
@@ -109,14 +116,11 @@ async function send(
 		)) as IN8nHttpFullResponse;
 	} catch (error) {
 		const failure = describeUnreachable(profile, options.url, error);
+		// The underlying error's message when there is one (n8n wraps the request library's).
 		const { cause } = error as { cause?: unknown };
-		const raw =
-			cause instanceof Error
-				? cause.message
-				: error instanceof Error
-					? error.message
-					: String(error);
-		return fail(ctx, request, { code: failure.httpCode, message: raw }, failure);
+		const raw = cause instanceof Error ? cause : error;
+		const message = raw instanceof Error ? raw.message : String(raw);
+		return fail(ctx, request, { code: failure.httpCode, message }, failure);
 	}
 }
 
@@ -172,7 +176,7 @@ export async function requestService(
 	for (let retries = 0; ; retries++) {
 		const admission = await pacer.admit(NEAR_RESET_MS, cancellation(ctx));
 		if (!admission.admitted) {
-			const failure = describeHeldBack(profile, admission.heldUntil, requestAtUrl, NEAR_RESET_MS);
+			const failure = describeHeldBack(profile, admission.heldUntil, requestAtUrl);
 			fail(ctx, request, { status: 429 }, failure);
 		}
 		// A request that got no answer still leaves its place in flight; the answer's headers teach the pace.
@@ -184,7 +188,7 @@ export async function requestService(
 		const status = response.statusCode;
 		admission.settle({ status, rateLimit, ownLimit: request.ownRateLimit });
 		if (status === 429 && retries < MAX_RATE_LIMIT_RETRIES) {
-			const waitMs = waitForResetMs(rateLimit, Date.now(), NEAR_RESET_MS);
+			const waitMs = waitForResetMs(rateLimit, Date.now());
 			if (waitMs !== undefined) {
 				await waitUnlessCancelled(ctx, waitMs + RESET_MARGIN_MS);
 				continue;
@@ -192,8 +196,7 @@ export async function requestService(
 		}
 		if (status >= 400 || status < 200) {
 			const body = typeof response.body === 'string' ? response.body : '';
-			const handling = { retries, maxWaitMs: NEAR_RESET_MS };
-			const failure = describeFailure(profile, status, body, rateLimit, requestAtUrl, handling);
+			const failure = describeFailure(profile, status, body, rateLimit, requestAtUrl, retries);
 			fail(ctx, request, { status, body: body.slice(0, 2000) }, failure);
 		}
 		return {

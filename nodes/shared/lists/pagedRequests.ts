@@ -1,6 +1,7 @@
 import { NodeApiError, type IDataObject, type JsonObject } from 'n8n-workflow';
 
-import { unwrapList } from './unwrapList';
+import { unwrapList, type PageRef } from './unwrapList';
+import { parseUrl } from '../http/baseUrl';
 import { requestService } from '../http/serviceRequest';
 import type { ServiceContext, ServiceProfile, ServiceRequest } from '../http/serviceTypes';
 
@@ -15,21 +16,12 @@ export interface ListPageResult {
 	/** The URL this page came from. */
 	url: string;
 	records: IDataObject[];
-	/** The request for the following page, when the service named one and this page was not empty. */
-	next?: ServiceRequest;
+	/** The following page, when the service named one and this page was not empty. */
+	next?: PageRef;
 }
 
 /** A list is read to at most this many pages; one with more fails rather than coming back cut short. */
 export const MAX_PAGES = 1000;
-
-/** A link as the service gave it, read against the page it came on (the request function checks where it points). */
-function resolveLink(link: string, pageUrl: string): string {
-	try {
-		return new URL(link, pageUrl).toString();
-	} catch {
-		return link;
-	}
-}
 
 /** One page of a list in any shape, and the request for the page after it. */
 export async function fetchListPage(
@@ -52,17 +44,14 @@ export async function fetchListPage(
 		);
 	}
 	if (!list.next || list.records.length === 0) return { url: response.url, records: list.records };
-	const next: ServiceRequest = list.next.url
-		? { ...request, url: resolveLink(list.next.url, response.url), qs: undefined }
-		: { ...request, url: response.url, qs: { ...request.qs, ...list.next.qs } };
+	// A link is read against the page it came on; the request function checks where it points.
+	const next: PageRef = list.next.url
+		? { url: parseUrl(list.next.url, response.url)?.href ?? list.next.url }
+		: { url: response.url, qs: { ...request.qs, ...list.next.qs } };
 	return { url: response.url, records: list.records, next };
 }
 
-/** Where a page of a list is: the link or query the service gave for it (none for the first page). */
-export interface PageRef {
-	url?: string;
-	qs?: IDataObject;
-}
+export type { PageRef };
 
 /** Reads one page of a list (the first when `at` is undefined): its records and where the next one is. */
 export type PageReader = (
@@ -85,8 +74,7 @@ export function pageReader(
 ): PageReader {
 	return async (at) => {
 		const pageRequest = at ? { ...request, url: at.url, qs: at.qs } : request;
-		const page = await fetchListPage(ctx, profile, pageRequest, plural);
-		return { records: page.records, next: page.next && { url: page.next.url, qs: page.next.qs } };
+		return await fetchListPage(ctx, profile, pageRequest, plural);
 	};
 }
 

@@ -6,9 +6,9 @@ import {
 	type INodeListSearchResult,
 } from 'n8n-workflow';
 
+import { fetchListPage, type PageRef } from './pagedRequests';
 import { textOf } from './recordFields';
-import type { ServiceTransport } from '../http/serviceTransport';
-import type { ServiceRequest } from '../http/serviceTypes';
+import type { ServiceProfile, ServiceRequest } from '../http/serviceTypes';
 
 /** Stop reading pages once this many records matched; the rest loads when the list scrolls. */
 const ENOUGH_MATCHES = 50;
@@ -16,10 +16,12 @@ const ENOUGH_MATCHES = 50;
 const MAX_PAGES_PER_SEARCH = 5;
 
 interface LocatorList {
-	/** A transport's list-page reader (`performanceListPage`, `securityListPage`). */
-	readPage: ServiceTransport['listPage'];
+	/** The service whose list it reads. */
+	profile: ServiceProfile;
 	/** Path below the base URL, e.g. `/threats`. */
 	path: string;
+	/** Scope the list needs, named in the message when the token lacks it. */
+	scope?: string;
 	/** Plural name, the key a wrapped list is most likely under. */
 	plural: string;
 	/** Whether the record belongs in the list for the typed filter. */
@@ -40,9 +42,9 @@ type LocatorListSearch = (
 ) => Promise<INodeListSearchResult>;
 
 /** The pagination token holds one URL: fold the next request's query into it. */
-function urlOf(request: ServiceRequest, pageUrl: string): string {
-	const url = new URL(request.url ?? pageUrl);
-	for (const [key, value] of Object.entries(request.qs ?? {}))
+function urlOf(next: PageRef, pageUrl: string): string {
+	const url = new URL(next.url ?? pageUrl);
+	for (const [key, value] of Object.entries(next.qs ?? {}))
 		url.searchParams.set(key, String(value));
 	return url.toString();
 }
@@ -68,7 +70,7 @@ function readToken(ctx: ILoadOptionsFunctions, token: string): string {
  */
 export function locatorListSearch(list: LocatorList): LocatorListSearch {
 	return async function (filter, paginationToken) {
-		let request: ServiceRequest = { method: 'GET', path: list.path };
+		let request: ServiceRequest = { method: 'GET', path: list.path, scope: list.scope };
 		if (paginationToken) request.url = readToken(this, paginationToken);
 		const matched: IDataObject[] = [];
 		let token: string | undefined;
@@ -78,7 +80,7 @@ export function locatorListSearch(list: LocatorList): LocatorListSearch {
 				token = JSON.stringify({ url: request.url });
 				break;
 			}
-			const page = await list.readPage(this, request, list.plural);
+			const page = await fetchListPage(this, list.profile, request, list.plural);
 			matched.push(
 				...page.records.filter(
 					(record) => textOf(record.id) !== undefined && list.accepts(record, filter),
@@ -87,7 +89,7 @@ export function locatorListSearch(list: LocatorList): LocatorListSearch {
 			if (!page.next) break;
 			const nextUrl = urlOf(page.next, page.url);
 			if (nextUrl === page.url) break;
-			request = { method: 'GET', path: list.path, url: nextUrl };
+			request = { ...request, url: nextUrl };
 		}
 
 		const results = matched.map((record) => {

@@ -2,17 +2,12 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { isRecord } from './recordFields';
 
-/** Where the next page is, when the response says there is one. */
-interface NextPage {
+/** Where a page of a list is: the link or query the service gave for it (none for the first page). */
+export interface PageRef {
 	/** Absolute or relative URL given by the service. */
 	url?: string;
 	/** Query parameters to add to the same request. */
 	qs?: IDataObject;
-}
-
-export interface ListPage {
-	records: IDataObject[];
-	next?: NextPage;
 }
 
 const LIST_KEYS = ['data', 'items', 'results', 'records', 'list'];
@@ -55,7 +50,7 @@ export function nextFromLinkHeader(link: unknown): string | undefined {
 	return undefined;
 }
 
-function nextFromBody(body: IDataObject): NextPage | undefined {
+function nextFromBody(body: IDataObject): PageRef | undefined {
 	const holders = [body, body.meta, body.pagination, body.links, body.paging].filter(isRecord);
 	for (const holder of holders) {
 		const next = holder.next ?? holder.next_page_url ?? holder.nextPage;
@@ -91,7 +86,7 @@ export function unwrapList(
 	body: unknown,
 	plural: string,
 	headers: IDataObject = {},
-): ListPage | undefined {
+): { records: IDataObject[]; next?: PageRef } | undefined {
 	const linkNext = nextFromLinkHeader(headers.link ?? headers.Link);
 	if (Array.isArray(body)) {
 		return { records: toRecords(body), next: linkNext ? { url: linkNext } : undefined };

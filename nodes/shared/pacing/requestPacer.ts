@@ -64,10 +64,6 @@ export class RequestPacer {
 		this.#plan = plan;
 	}
 
-	get inFlight(): number {
-		return this.#inFlight;
-	}
-
 	/**
 	 * Waits until a request may be sent and counts it as in flight, or, when the wait would be
 	 * longer than `maxWaitMs`, returns when the window frees instead. `settle` must be called

@@ -2,12 +2,12 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import type { OperationHandler, OperationHandlers } from '../actions/router';
 
-/** One option of a resource's "Operation" parameter. */
-interface OperationOption {
-	name: string;
-	value: string;
-	action: string;
-	description: string;
+/** An `<op>.operation.ts` module: the operation's option in the Operation parameter, its fields and its logic. */
+export interface OperationModule {
+	/** The option's value is the name the resource gives the module. */
+	option: { name: string; action: string; description: string };
+	description: INodeProperties[];
+	execute: OperationHandler;
 }
 
 /** A resource's Operation parameter and its operations' fields, and its handler map. */
@@ -16,46 +16,29 @@ export interface ResourceOperations {
 	handlers: Record<string, OperationHandler>;
 }
 
-/** An `<op>.operation.ts` module: the operation's fields and its logic. */
-interface OperationModule {
-	description: INodeProperties[];
-	execute: OperationHandler;
-}
-
-/** A resource's "Operation" parameter; the default must be one of its operations. */
-export function operationProperty<const Options extends readonly OperationOption[]>(
+/**
+ * A resource of an action node from the module of each of its operations, under the operation's
+ * value: its Operation parameter (the modules' options, by name) followed by the fields of its
+ * operations (`properties`), and its handler map. The default must be one of the operations.
+ */
+export function resourceOperations<const Modules extends Record<string, OperationModule>>(
 	resource: string,
-	options: Options,
-	defaultOperation: Options[number]['value'],
-): INodeProperties {
-	return {
+	modules: Modules,
+	defaultOperation: keyof Modules & string,
+): ResourceOperations {
+	const operations: Array<[string, OperationModule]> = Object.entries(modules);
+	const options = operations.map(([value, { option }]) => ({ ...option, value }));
+	const operationProperty: INodeProperties = {
 		displayName: 'Operation',
 		name: 'operation',
 		type: 'options',
 		noDataExpression: true,
 		displayOptions: { show: { resource: [resource] } },
-		options: [...options],
+		options: options.sort((a, b) => a.name.localeCompare(b.name)),
 		default: defaultOperation,
 	};
-}
-
-/**
- * A resource of an action node: its Operation parameter followed by the fields of its
- * operations (`properties`), and its handler map. `modules` holds the module of every operation
- * of the option list and nothing else: a missing or unknown one does not compile.
- */
-export function resourceOperations<const Options extends readonly OperationOption[]>(
-	resource: string,
-	options: Options,
-	defaultOperation: Options[number]['value'],
-	modules: Record<Options[number]['value'], OperationModule>,
-): ResourceOperations {
-	const operations: Array<[string, OperationModule]> = Object.entries(modules);
 	return {
-		properties: [
-			operationProperty(resource, options, defaultOperation),
-			...operations.flatMap(([, module]) => module.description),
-		],
+		properties: [operationProperty, ...operations.flatMap(([, module]) => module.description)],
 		handlers: Object.fromEntries(operations.map(([value, module]) => [value, module.execute])),
 	};
 }

@@ -42,7 +42,7 @@ export function readLimit(ctx: IExecuteFunctions, itemIndex: number, max?: numbe
 	);
 }
 
-/** Return All, or the validated Limit: what `performanceList` / `securityList` take besides the plural. */
+/** Return All, or the validated Limit: what `fetchList` takes besides the plural. */
 export function readGetMany(
 	ctx: IExecuteFunctions,
 	itemIndex: number,

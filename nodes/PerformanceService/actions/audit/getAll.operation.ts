@@ -2,12 +2,20 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { readLimit } from '../../../shared/parameters/returnAllAndLimit';
 import { PERFORMANCE_LIMITS, PERFORMANCE_SCOPES } from '../../transport/serviceValues';
-import { performanceList } from '../../transport';
+import { fetchList } from '../../../shared/lists/pagedRequests';
+import { PERFORMANCE_SERVICE } from '../../transport';
 
 /**
  * The endpoint returns the newest audits, at most 100 at a time; it has no Return All. The
  * default is n8n's usual 50 (it was 20 before 0.2.0, see the changelog).
  */
+export const option = {
+	name: 'Get Many',
+	action: 'Get many audits',
+	description:
+		'List the newest page-performance audits across every site of the organisation, up to 100',
+};
+
 export const description: INodeProperties[] = [
 	{
 		displayName: 'Limit',
@@ -23,8 +31,9 @@ export const description: INodeProperties[] = [
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const limit = readLimit(this, itemIndex, PERFORMANCE_LIMITS.auditsPerList);
-	return await performanceList(
+	return await fetchList(
 		this,
+		PERFORMANCE_SERVICE,
 		{
 			method: 'GET',
 			path: '/audits-list',

@@ -1,10 +1,17 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { PERFORMANCE_SCOPES } from '../../transport/serviceValues';
-import { performanceRequest } from '../../transport';
+import { requestService } from '../../../shared/http/serviceRequest';
+import { PERFORMANCE_SERVICE } from '../../transport';
 import { unwrapRecord } from '../../../shared/lists/recordFields';
 import { readSiteId, siteIdProperty } from './siteId';
 import { simplifyGetProperty, simplifySite } from './simplifySite';
+
+export const option = {
+	name: 'Get',
+	action: 'Get site',
+	description: 'Read one site by ID with its status, audits and events',
+};
 
 export const description: INodeProperties[] = [
 	siteIdProperty('get', 'The site to read, with its audits and events'),
@@ -14,7 +21,7 @@ export const description: INodeProperties[] = [
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const site = readSiteId(this, itemIndex);
 	const simplify = this.getNodeParameter('simplify', itemIndex, false) as boolean;
-	const body = await performanceRequest(this, {
+	const { body } = await requestService(this, PERFORMANCE_SERVICE, {
 		method: 'GET',
 		path: `/sites/${site.segment}`,
 		itemIndex,

@@ -2,8 +2,15 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { getManyProperties, readGetMany } from '../../../shared/parameters/returnAllAndLimit';
 import { PERFORMANCE_SCOPES } from '../../transport/serviceValues';
-import { performanceList } from '../../transport';
+import { fetchList } from '../../../shared/lists/pagedRequests';
+import { PERFORMANCE_SERVICE } from '../../transport';
 import { simplifyGetManyProperty, simplifySite } from './simplifySite';
+
+export const option = {
+	name: 'Get Many',
+	action: 'Get many sites',
+	description: 'List the monitored sites with their status and audits',
+};
 
 export const description: INodeProperties[] = [
 	...getManyProperties('site'),
@@ -13,8 +20,9 @@ export const description: INodeProperties[] = [
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const { returnAll, limit } = readGetMany(this, itemIndex);
 	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
-	const sites = await performanceList(
+	const sites = await fetchList(
 		this,
+		PERFORMANCE_SERVICE,
 		{ method: 'GET', path: '/sites', itemIndex, scope: PERFORMANCE_SCOPES.sitesRead },
 		{ plural: 'sites', returnAll, limit },
 	);

@@ -1,9 +1,17 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { PERFORMANCE_LIMITS, PERFORMANCE_SCOPES } from '../../transport/serviceValues';
-import { PERFORMANCE_RATE_LIMITS_TEXT, performanceRequest } from '../../transport';
+import { requestService } from '../../../shared/http/serviceRequest';
+import { PERFORMANCE_RATE_LIMITS_TEXT, PERFORMANCE_SERVICE } from '../../transport';
 import { unwrapRecord } from '../../../shared/lists/recordFields';
 import { readSiteId, siteIdProperty } from './siteId';
+
+export const option = {
+	name: 'Reoptimize',
+	action: 'Reoptimize site',
+	description:
+		'Queue critical CSS regeneration, an unused CSS scan and fresh audits for a site (needs the audits:write scope; 20 per site per hour)',
+};
 
 export const description: INodeProperties[] = [
 	siteIdProperty(
@@ -14,7 +22,7 @@ export const description: INodeProperties[] = [
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const site = readSiteId(this, itemIndex);
-	const body = await performanceRequest(this, {
+	const { body } = await requestService(this, PERFORMANCE_SERVICE, {
 		method: 'POST',
 		path: `/sites/${site.segment}/reoptimize`,
 		itemIndex,

@@ -1,3 +1,7 @@
 import { getManyOperation } from '../getManyEndpoint';
 
-export const { description, execute } = getManyOperation('report', 'reports');
+export const { option, description, execute } = getManyOperation(
+	'report',
+	'reports',
+	'List the security reports of the sites',
+);

@@ -1,3 +1,7 @@
 import { getManyOperation } from '../getManyEndpoint';
 
-export const { description, execute } = getManyOperation('scan', 'scans');
+export const { option, description, execute } = getManyOperation(
+	'scan',
+	'scans',
+	'List the scans of the tenant',
+);

@@ -2,8 +2,15 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { readLocatorId, resourceLocatorProperty } from '../../../shared/parameters/resourceLocator';
 import { unwrapRecord } from '../../../shared/lists/recordFields';
-import { securityRequest } from '../../transport';
+import { requestService } from '../../../shared/http/serviceRequest';
+import { SECURITY_SERVICE } from '../../transport';
 import { additionalFieldsProperty, readAdditionalFields } from '../bodyFields';
+
+export const option = {
+	name: 'Trigger',
+	action: 'Trigger scan',
+	description: 'Start a security scan of a site',
+};
 
 export const description: INodeProperties[] = [
 	resourceLocatorProperty({
@@ -22,7 +29,7 @@ export const description: INodeProperties[] = [
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const siteId = readLocatorId(this, 'siteId', 'site ID', itemIndex);
 	const body: IDataObject = { ...readAdditionalFields(this, itemIndex), siteId };
-	const response = await securityRequest(this, {
+	const { body: response } = await requestService(this, SECURITY_SERVICE, {
 		method: 'POST',
 		path: '/scans/trigger',
 		body,

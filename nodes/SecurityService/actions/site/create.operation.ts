@@ -6,8 +6,15 @@ import {
 } from 'n8n-workflow';
 
 import { unwrapRecord } from '../../../shared/lists/recordFields';
-import { securityRequest } from '../../transport';
+import { requestService } from '../../../shared/http/serviceRequest';
+import { SECURITY_SERVICE } from '../../transport';
 import { additionalFieldsProperty, readAdditionalFields } from '../bodyFields';
+
+export const option = {
+	name: 'Create',
+	action: 'Create site',
+	description: 'Add a site for the service to protect',
+};
 
 const displayOptions = { show: { resource: ['site'], operation: ['create'] } };
 
@@ -44,6 +51,11 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const name = (this.getNodeParameter('name', itemIndex, '') as string).trim();
 	const body: IDataObject = { ...readAdditionalFields(this, itemIndex), url };
 	if (name !== '') body.name = name;
-	const response = await securityRequest(this, { method: 'POST', path: '/sites', body, itemIndex });
+	const { body: response } = await requestService(this, SECURITY_SERVICE, {
+		method: 'POST',
+		path: '/sites',
+		body,
+		itemIndex,
+	});
 	return unwrapRecord(response, 'site', { ...body });
 }

@@ -1,3 +1,7 @@
 import { getManyOperation } from '../getManyEndpoint';
 
-export const { description, execute } = getManyOperation('site', 'sites');
+export const { option, description, execute } = getManyOperation(
+	'site',
+	'sites',
+	'List the sites of the tenant',
+);

@@ -1,3 +1,7 @@
 import { getManyOperation } from '../getManyEndpoint';
 
-export const { description, execute } = getManyOperation('threat', 'threats');
+export const { option, description, execute } = getManyOperation(
+	'threat',
+	'threats',
+	'List the threats found on the sites',
+);

@@ -5,7 +5,14 @@ import {
 	resourceLocatorProperty,
 } from '../../../shared/parameters/resourceLocator';
 import { unwrapRecord } from '../../../shared/lists/recordFields';
-import { securityRequest } from '../../transport';
+import { requestService } from '../../../shared/http/serviceRequest';
+import { SECURITY_SERVICE } from '../../transport';
+
+export const option = {
+	name: 'Resolve',
+	action: 'Resolve threat',
+	description: 'Mark a threat as resolved',
+};
 
 export const description: INodeProperties[] = [
 	resourceLocatorProperty({
@@ -22,7 +29,7 @@ export const description: INodeProperties[] = [
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const { id: threatId, segment } = readLocatorPathId(this, 'threatId', 'threat ID', itemIndex);
-	const response = await securityRequest(this, {
+	const { body: response } = await requestService(this, SECURITY_SERVICE, {
 		method: 'PATCH',
 		path: `/threats/${segment}/resolve`,
 		itemIndex,

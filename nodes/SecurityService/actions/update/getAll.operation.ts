@@ -1,3 +1,7 @@
 import { getManyOperation } from '../getManyEndpoint';
 
-export const { description, execute } = getManyOperation('update', 'updates');
+export const { option, description, execute } = getManyOperation(
+	'update',
+	'updates',
+	'List the core, plugin and theme updates available for the sites',
+);

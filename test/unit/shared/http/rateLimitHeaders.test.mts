@@ -5,6 +5,7 @@ import {
 	parseResetValue,
 	parseRetryAfter,
 	readRateLimit,
+	NEAR_RESET_MS,
 	waitForResetMs,
 } from '../../../../nodes/shared/http/rateLimitHeaders.ts';
 
@@ -94,20 +95,25 @@ describe('readRateLimit', () => {
 });
 
 describe('waitForResetMs: wait for a near reset, not for a far one', () => {
+	// The README promises 65 s.
 	const max = 65_000;
 
+	it('waits at most 65 s', () => {
+		expect(NEAR_RESET_MS).toBe(max);
+	});
+
 	it('waits until a reset within the maximum', () => {
-		expect(waitForResetMs({ resetAt: new Date(NOW + 2_000) }, NOW, max)).toBe(2_000);
-		expect(waitForResetMs({ resetAt: new Date(NOW + max) }, NOW, max)).toBe(max);
+		expect(waitForResetMs({ resetAt: new Date(NOW + 2_000) }, NOW)).toBe(2_000);
+		expect(waitForResetMs({ resetAt: new Date(NOW + max) }, NOW)).toBe(max);
 	});
 
 	it('retries at once when the reset has passed', () => {
-		expect(waitForResetMs({ resetAt: new Date(NOW - 3_000) }, NOW, max)).toBe(0);
+		expect(waitForResetMs({ resetAt: new Date(NOW - 3_000) }, NOW)).toBe(0);
 	});
 
 	it('does not wait for a far or unknown reset', () => {
-		expect(waitForResetMs({ resetAt: new Date(NOW + 3_600_000) }, NOW, max)).toBeUndefined();
-		expect(waitForResetMs({ resetAt: new Date(NOW + max + 1) }, NOW, max)).toBeUndefined();
-		expect(waitForResetMs({}, NOW, max)).toBeUndefined();
+		expect(waitForResetMs({ resetAt: new Date(NOW + 3_600_000) }, NOW)).toBeUndefined();
+		expect(waitForResetMs({ resetAt: new Date(NOW + max + 1) }, NOW)).toBeUndefined();
+		expect(waitForResetMs({}, NOW)).toBeUndefined();
 	});
 });

@@ -1,4 +1,3 @@
-import { NodeApiError, type INode } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import { PERFORMANCE_SERVICE } from '../../../../nodes/PerformanceService/transport/index.ts';
@@ -6,7 +5,6 @@ import {
 	describeFailure,
 	describeUnreachable,
 	describeUnreadable,
-	serviceError,
 } from '../../../../nodes/shared/http/serviceErrors.ts';
 import { describeResetTime } from '../../../../nodes/shared/http/rateLimitMessages.ts';
 import type { ServiceRequest } from '../../../../nodes/shared/http/serviceTypes.ts';
@@ -129,15 +127,7 @@ describe('describeFailure for rate_limited: which limit and when it resets', () 
 	const farReset = { limit: 20, remaining: 0, resetAt: new Date(NOW + 3_000_000) };
 
 	it('a far reset: failed at once, with the reset time and the limits', () => {
-		const failure = describeFailure(
-			PERFORMANCE_SERVICE,
-			429,
-			body,
-			farReset,
-			reoptimize,
-			{ retries: 0, maxWaitMs: 65_000 },
-			NOW,
-		);
+		const failure = describeFailure(PERFORMANCE_SERVICE, 429, body, farReset, reoptimize, 0, NOW);
 		expect(failure.message).toBe(
 			'Rate limit reached [rate_limited]: Reoptimization limit of 20 per hour for site site_1 reached (resets at 2025-03-01T12:50:00.000Z)',
 		);
@@ -155,15 +145,7 @@ describe('describeFailure for rate_limited: which limit and when it resets', () 
 
 	it('retries used up: says how often it waited', () => {
 		const near = { limit: 1000, remaining: 0, resetAt: new Date(NOW + 20_000) };
-		const failure = describeFailure(
-			PERFORMANCE_SERVICE,
-			429,
-			'',
-			near,
-			getSite,
-			{ retries: 3, maxWaitMs: 65_000 },
-			NOW,
-		);
+		const failure = describeFailure(PERFORMANCE_SERVICE, 429, '', near, getSite, 3, NOW);
 		expect(failure.message).toBe(
 			'Rate limit reached [rate_limited]: the Performance Service limit of 1000 requests is used up (resets at 2025-03-01T12:00:20.000Z)',
 		);
@@ -171,15 +153,7 @@ describe('describeFailure for rate_limited: which limit and when it resets', () 
 	});
 
 	it('no reset given', () => {
-		const failure = describeFailure(
-			PERFORMANCE_SERVICE,
-			429,
-			'',
-			{},
-			getSite,
-			{ retries: 0, maxWaitMs: 65_000 },
-			NOW,
-		);
+		const failure = describeFailure(PERFORMANCE_SERVICE, 429, '', {}, getSite, 0, NOW);
 		expect(failure.message).toBe(
 			'Rate limit reached [rate_limited]: the Performance Service limit is used up',
 		);
@@ -237,33 +211,5 @@ describe('describeUnreadable', () => {
 		expect(failure.message).toBe(
 			'The Performance Service answered GET /sites with a body that is not valid JSON (text/html)',
 		);
-	});
-});
-
-describe('serviceError', () => {
-	const node: INode = {
-		id: 'n',
-		name: 'P',
-		type: 't',
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: {},
-	};
-
-	it('keeps this package message even when it mentions a Node.js error code', () => {
-		const failure = describeUnreachable(PERFORMANCE_SERVICE, 'http://127.0.0.1:1/v1/system', {
-			code: 'ECONNREFUSED',
-		});
-		const error = serviceError(
-			node,
-			{ code: 'ECONNREFUSED', message: 'connect ECONNREFUSED' },
-			failure,
-			2,
-		);
-		expect(error).toBeInstanceOf(NodeApiError);
-		expect(error.message).toBe('http://127.0.0.1:1 refused the connection [ECONNREFUSED]');
-		expect(error.description).toBe(failure.description);
-		expect(error.httpCode).toBe('ECONNREFUSED');
-		expect(error.context.itemIndex).toBe(2);
 	});
 });

@@ -73,12 +73,14 @@ describe('RequestPacer with rate-limit headers', () => {
 		const pacer = new RequestPacer();
 		(await admitNow(pacer)).settle(answer(2, T0 + 5_000));
 		const a = await admitNow(pacer);
-		await admitNow(pacer);
-		expect(pacer.inFlight).toBe(2);
+		const b = await admitNow(pacer);
 		expect(pacer.delayMs(Date.now())).toBeGreaterThan(0);
 		// The service counted the first one: Remaining 1, with one still in flight.
 		a.settle(answer(1, T0 + 5_000));
 		expect(pacer.delayMs(Date.now())).toBeGreaterThan(0);
+		// Each answered request leaves the count: with none in flight, Remaining 1 lets one go.
+		b.settle(answer(1, T0 + 5_000));
+		expect(pacer.delayMs(Date.now())).toBe(0);
 	});
 
 	it('keeps the fewest remaining when answers of one window arrive out of order', async () => {
@@ -110,7 +112,7 @@ describe('RequestPacer with rate-limit headers', () => {
 		const pacer = new RequestPacer();
 		(await admitNow(pacer)).settle(answer(undefined, undefined));
 		for (let i = 0; i < 20; i++) await admitNow(pacer);
-		expect(pacer.inFlight).toBe(20);
+		expect(pacer.delayMs(Date.now())).toBe(0);
 	});
 
 	it('holds every request back after a 429 until the reset it names', async () => {
@@ -128,7 +130,9 @@ describe('RequestPacer with rate-limit headers', () => {
 		(await admitNow(pacer)).settle(answer(0, T0 + 3_600_000));
 		const admission = await pacer.admit(65_000);
 		expect(admission).toEqual({ admitted: false, heldUntil: new Date(T0 + 3_600_000 + MARGIN) });
-		expect(pacer.inFlight).toBe(0);
+		// A request held back is not in flight: once the window resets, the next one goes at once.
+		await vi.advanceTimersByTimeAsync(3_600_000 + MARGIN);
+		expect(pacer.delayMs(Date.now())).toBe(0);
 	});
 
 	it('does not take the headers of a request with a limit of its own as the credential window', async () => {

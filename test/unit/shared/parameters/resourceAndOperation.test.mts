@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 
 import type { OperationHandler } from '../../../../nodes/shared/actions/router.ts';
 import {
-	operationProperty,
 	resourceOperations,
+	type OperationModule,
 } from '../../../../nodes/shared/parameters/resourceAndOperation.ts';
 import { auditResource } from '../../../../nodes/PerformanceService/actions/audit/index.ts';
 import { siteResource } from '../../../../nodes/PerformanceService/actions/site/index.ts';
@@ -15,44 +15,51 @@ import { siteResource as securitySiteResource } from '../../../../nodes/Security
 import { threatResource } from '../../../../nodes/SecurityService/actions/threat/index.ts';
 import { updateResource } from '../../../../nodes/SecurityService/actions/update/index.ts';
 
-const options = [
-	{ name: 'Get', value: 'get', action: 'Get a thing', description: 'Read one thing' },
-	{ name: 'Delete', value: 'delete', action: 'Delete a thing', description: 'Remove one thing' },
-] as const;
 const handler: OperationHandler = async () => ({}) as IDataObject;
+const getHandler: OperationHandler = async () => ({ got: true }) as IDataObject;
+const field = { displayName: 'Thing ID', name: 'thingId', type: 'string', default: '' } as const;
 
-const operationModule = { description: [], execute: handler };
+const get: OperationModule = {
+	option: { name: 'Get', action: 'Get a thing', description: 'Read one thing' },
+	description: [field],
+	execute: getHandler,
+};
+const remove: OperationModule = {
+	option: { name: 'Delete', action: 'Delete a thing', description: 'Remove one thing' },
+	description: [],
+	execute: handler,
+};
 
-describe('handler maps are checked against the operation options', () => {
-	it('compiles only with a module for every operation and none for an unknown one', () => {
-		const complete = resourceOperations('thing', options, 'get', {
-			get: operationModule,
-			delete: operationModule,
-		});
-		// @ts-expect-error -- the module of "delete" is missing
-		const missing = resourceOperations('thing', options, 'get', { get: operationModule });
-		const unknown = resourceOperations('thing', options, 'get', {
-			get: operationModule,
-			delete: operationModule,
-			// @ts-expect-error -- "update" is not an operation of the list
-			update: operationModule,
-		});
-		expect(Object.keys(complete.handlers)).toEqual(['get', 'delete']);
-		expect([missing, unknown]).toHaveLength(2);
+describe('a resource is built from the modules of its operations', () => {
+	it("builds the Operation parameter (options by name, values the modules' names), the fields and the handler map", () => {
+		const { properties, handlers } = resourceOperations('thing', { get, delete: remove }, 'delete');
+		expect(properties).toEqual([
+			{
+				displayName: 'Operation',
+				name: 'operation',
+				type: 'options',
+				noDataExpression: true,
+				displayOptions: { show: { resource: ['thing'] } },
+				options: [
+					{
+						name: 'Delete',
+						value: 'delete',
+						action: 'Delete a thing',
+						description: 'Remove one thing',
+					},
+					{ name: 'Get', value: 'get', action: 'Get a thing', description: 'Read one thing' },
+				],
+				default: 'delete',
+			},
+			field,
+		]);
+		expect(handlers).toEqual({ get: getHandler, delete: handler });
 	});
 
-	it('builds the Operation parameter from the options, with a default among them', () => {
-		expect(operationProperty('thing', options, 'delete')).toEqual({
-			displayName: 'Operation',
-			name: 'operation',
-			type: 'options',
-			noDataExpression: true,
-			displayOptions: { show: { resource: ['thing'] } },
-			options: [...options],
-			default: 'delete',
-		});
+	it('compiles only with a default among the operations', () => {
 		// @ts-expect-error -- the default must be one of the operations
-		expect(operationProperty('thing', options, 'update').default).toBe('update');
+		const unknown = resourceOperations('thing', { get, delete: remove }, 'update');
+		expect(unknown.properties[0].default).toBe('update');
 	});
 
 	it.each([

@@ -138,7 +138,11 @@ export function forgetList(ctx: IHookFunctions): void {
 }
 
 /** Reads the list from the newest memory; keeps the new memory once the emit is recorded. */
-async function readList(ctx: IWebhookFunctions, rings: NodeRings): Promise<SharedRead> {
+async function readList(
+	ctx: IWebhookFunctions,
+	rings: NodeRings,
+	loaded: StoredMemory,
+): Promise<SharedRead> {
 	const shared: SharedRead = {
 		records: [],
 		taken: false,
@@ -146,8 +150,7 @@ async function readList(ctx: IWebhookFunctions, rings: NodeRings): Promise<Share
 		settle: () => {},
 	};
 	try {
-		const loaded = loadedMemory(ctx);
-		if (loaded) rings.adopt(loaded);
+		rings.adopt(loaded);
 		const { filters, configuration, list } = await readEventList(ctx, SECURITY_EVENTS);
 		const poll = await pollNewRecords(list, rings.stored.memory, configuration, filters);
 		if (poll.warning) ctx.logger.warn(poll.warning);
@@ -182,8 +185,19 @@ const items = (records: IDataObject[]) =>
 async function ring(ctx: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const staticData = ctx.getWorkflowStaticData('node');
 	const loaded = loadedMemory(ctx);
-	const rings = nodeRingsOf(ctx, loaded ?? { publishedAt: '', changes: 0 });
-	const read = await rings.share(async () => await readList(ctx, rings));
+	if (!loaded) {
+		// n8n serves the URL before publishing has saved the memory: without it nothing tells what is new.
+		ctx.logger.warn(
+			`${ctx.getNode().name}: a webhook call came before the workflow's list was remembered; it was asked to call again. If this goes on, publish the workflow again.`,
+			{ workflowId: ctx.getWorkflow().id },
+		);
+		return reply(ctx, 503, {
+			error: 'not_ready',
+			message: 'The workflow is being published; call again in a moment.',
+		});
+	}
+	const rings = nodeRingsOf(ctx, loaded);
+	const read = await rings.share(async () => await readList(ctx, rings, loaded));
 	if (read.failed) {
 		return reply(ctx, 503, {
 			error: 'list_unreadable',
@@ -206,7 +220,7 @@ async function ring(ctx: IWebhookFunctions): Promise<IWebhookResponseData> {
 			message: 'The records this call found could not be recorded; call again.',
 		});
 	}
-	if (loaded?.changes !== rings.stored.changes || loaded.publishedAt !== rings.stored.publishedAt)
+	if (loaded.changes !== rings.stored.changes || loaded.publishedAt !== rings.stored.publishedAt)
 		staticData[MEMORY_KEY] = savedAsNewest(rings);
 	return reply(ctx, 200, { received: true });
 }

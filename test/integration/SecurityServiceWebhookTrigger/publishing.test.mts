@@ -41,6 +41,19 @@ describe('Security Service Webhook Trigger: publishing', () => {
 		expect(setup.staticData?.saved).toEqual({});
 	});
 
+	it('a ring before publishing saved the memory reads nothing and asks to be sent again', async () => {
+		// n8n serves the URL before create's memory is saved: such a ring cannot tell what is new.
+		const listener = await listen(setupFor());
+		sandbox.addThreat();
+
+		const early = await ring(listener);
+		expect(early.status).toBe(503);
+		await listener.waitForCalls(1);
+		expect(listReads(sandbox)).toEqual([]);
+		expect(listener.runs()).toEqual([]);
+		expect(savedMemory(listener)).toBeUndefined();
+	});
+
 	it('never emits a record the list held when the workflow was published', async () => {
 		const { listener } = await publish();
 		const added = sandbox.addThreat().id;

@@ -7,15 +7,16 @@ export interface RingOutcome {
 	threatId: string;
 	/** What the webhook URLs answered the call about it. */
 	statuses: number[];
-	/** The executions of the workflow that started since the call. */
+	/** The executions of the workflow that started since the call (at least one). */
 	started: ExecutionSummary[];
 }
 
 /**
  * Makes the sandbox's security service add a threat and call its webhooks about it
  * (`POST <control>/security/ring` with `body`, as the curl in `npm start`'s summary does), waits
- * until the call is answered, and returns what it started in `workflowId`. n8n answers the call of
- * a Security Service Webhook Trigger once the execution exists, so none is still to come.
+ * until the call is answered and `workflowId` has a new execution, and returns the new ones. n8n
+ * answers the call of a Security Service Webhook Trigger once the execution exists, and one call
+ * starts at most one: any other would come from another call.
  */
 export async function ringAboutNewThreat(
 	client: N8nClient,
@@ -41,8 +42,14 @@ export async function ringAboutNewThreat(
 		const answered = deliveries.filter((delivery) => delivery.eventId === event.id);
 		return answered.length > 0 ? answered.map((delivery) => delivery.status) : undefined;
 	});
-	const started = (await client.executions(workflowId)).filter(
-		(execution) => !before.has(execution.id),
-	);
+	if (statuses.some((status) => status < 200 || status > 299))
+		return { threatId, statuses, started: [] };
+	// n8n's public API lists an execution once it stopped running (ExecutionService.findManyAndCount).
+	const started = await waitFor(`the execution of ${workflowId} the call started`, async () => {
+		const found = (await client.executions(workflowId)).filter(
+			(execution) => !before.has(execution.id),
+		);
+		return found.length > 0 ? found : undefined;
+	});
 	return { threatId, statuses, started };
 }

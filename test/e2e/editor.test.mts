@@ -24,6 +24,7 @@ const EXPECTED_FIELDS: Record<string, string[]> = {
 	securityService: ['resource', 'operation'],
 	performanceServiceTrigger: ['events'],
 	securityServiceTrigger: ['event'],
+	securityServiceWebhookTrigger: ['event'],
 	performanceServicePollTrigger: ['event'],
 };
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { N8nClient } from '../support/n8n/client.mts';
 import { waitFor } from '../support/n8n/processes.mts';
+import { ringAboutNewThreat } from '../support/n8n/securityRings.mts';
 import { e2e, ownerClient } from './context.mts';
 import { nodeOutput, waitForExecution, waitForExecutions } from './executions.mts';
 import { chatMessages, chatText, deliveries } from './sandboxControl.mts';
@@ -117,6 +118,31 @@ describe('example: performance alerts to chat', () => {
 		]);
 		expect(messages).toContain(
 			`:rotating_light: Alert opened on site ${docs.id}: Performance score below target 85`,
+		);
+	});
+});
+
+describe('example: instant threat alerts', () => {
+	it('is published, and a call about a new threat starts one execution that posts the alert to chat', async () => {
+		const workflowId = e2e().workflowIds.instantThreatAlerts;
+		expect((await client.getWorkflow(workflowId)).active).toBe(true);
+		// What the curl in `npm start`'s summary does.
+		const { threatId, statuses, started } = await ringAboutNewThreat(
+			client,
+			`${e2e().sandbox.controlUrl}/security/ring`,
+			JSON.stringify({ newRecords: true }),
+			workflowId,
+		);
+		expect(statuses).toEqual([200]);
+		expect(started).toHaveLength(1);
+
+		const execution = await waitForExecution(client, started[0].id);
+		expect(execution.status).toBe('success');
+		const emitted = nodeOutput(execution, 'New threat');
+		expect(emitted).toEqual([expect.objectContaining({ id: threatId })]);
+		const [threat] = emitted;
+		expect((await chatMessages()).map(chatText)).toContain(
+			`:zap: ${String(threat.severity).toUpperCase()} threat on site ${String(threat.siteId)}: ${String(threat.title)} (threat ${threatId}, detected ${String(threat.detectedAt)})`,
 		);
 	});
 });

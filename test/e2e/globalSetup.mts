@@ -45,6 +45,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
 			performanceAlerts: workflows.performanceAlerts.id,
 			threatTriage: workflows.threatTriage.id,
 			siteHealthAlerts: workflows.siteHealthAlerts.id,
+			instantThreatAlerts: workflows.instantThreatAlerts.id,
 		},
 		publishedAt: Date.now(),
 		// Added now, so the polls during the other files list it before its test changes its status.

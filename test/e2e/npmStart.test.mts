@@ -17,6 +17,8 @@ import type { StoredWorkflow } from '../support/n8n/client.mts';
 import { CREDENTIAL_NAMES, EXAMPLE_FILES, readExample } from '../support/n8n/examples.mts';
 import { cacheDir, PACKAGE_ROOT } from '../support/n8n/paths.mts';
 import { delay, descendantsOf, freePort, isRunning, waitFor } from '../support/n8n/processes.mts';
+import { ringAboutNewThreat } from '../support/n8n/securityRings.mts';
+import { nodeOutput, waitForExecution } from './executions.mts';
 
 const READY_LINE = 'Press Ctrl-C to stop n8n and the sandbox.';
 const READY_TIMEOUT_MS = 600_000;
@@ -147,6 +149,29 @@ async function triageNewThreat(client: N8nClient, title: string): Promise<void> 
 	);
 }
 
+/**
+ * Runs the curl the summary prints for "Instant threat alerts" (the sandbox calls the security
+ * webhooks about a threat it adds) and checks that the example ran exactly once, for that threat.
+ */
+async function alertOnRing(client: N8nClient, output: string): Promise<void> {
+	const curl =
+		/curl -X POST (\S+\/security\/ring) -H 'content-type: application\/json' -d '(.+)'$/m.exec(
+			output,
+		);
+	if (!curl) throw new Error(`The summary prints no ring command:\n${output}`);
+	const { threatId, statuses, started } = await ringAboutNewThreat(
+		client,
+		curl[1],
+		curl[2],
+		demoState().workflows.instantThreatAlerts.id,
+	);
+	expect(statuses).toEqual([200]);
+	expect(started).toHaveLength(1);
+	const execution = await waitForExecution(client, started[0].id);
+	expect(execution.status).toBe('success');
+	expect(nodeOutput(execution, 'New threat').map((threat) => threat.id)).toEqual([threatId]);
+}
+
 async function workflowNames(client: N8nClient): Promise<string[]> {
 	const { data } = await client.api<{ data: Array<StoredWorkflow & { isArchived?: boolean }> }>(
 		'GET',
@@ -207,6 +232,7 @@ describe('npm start', () => {
 		const client = demoClient();
 		expect(await workflowNames(client)).toEqual([...exampleNames].sort());
 		await client.createWorkflow({ name: USER_WORKFLOW, nodes: [], connections: {} });
+		await alertOnRing(client, demo.output());
 		await triageNewThreat(client, 'Webshell in uploads, first start');
 		await stopDemo(demo, 'SIGTERM');
 		expect(readdirSync(home).filter((name) => name !== '.npm')).toEqual([]);
@@ -226,6 +252,7 @@ describe('npm start', () => {
 		expect(await workflowNames(client)).toEqual([...exampleNames, USER_WORKFLOW].sort());
 		expect(await credentialNames(client)).toEqual(Object.values(CREDENTIAL_NAMES).sort());
 		// The kept poller remembers the threats of the first start; one added now is still new to it.
+		await alertOnRing(client, demo.output());
 		await triageNewThreat(client, 'Webshell in uploads, after the restart');
 		await stopDemo(demo, 'SIGKILL');
 	});

@@ -37,17 +37,21 @@ export interface SecuritySite {
 	name: string;
 }
 
-/** The security service's sites, whichever list shape the sandbox is set to answer with. */
-export async function securitySites(): Promise<SecuritySite[]> {
+/** A security service list (`/sites`, `/threats`, ...), whichever list shape the sandbox is set to answer with. */
+export async function securityList<T>(path: string): Promise<T[]> {
 	const { securityUrl, securityKey } = e2e().sandbox;
-	const response = await fetch(`${securityUrl}/sites`, {
+	const response = await fetch(`${securityUrl}${path}`, {
 		headers: { authorization: `Bearer ${securityKey}` },
 	});
-	if (!response.ok) throw new Error(`GET /sites: ${response.status} ${await response.text()}`);
+	if (!response.ok) throw new Error(`GET ${path}: ${response.status} ${await response.text()}`);
 	const body = (await response.json()) as unknown;
 	const list = Array.isArray(body)
 		? body
 		: Object.values(body as Record<string, unknown>).find(Array.isArray);
-	if (!list) throw new Error(`The security site list has no array: ${JSON.stringify(body)}`);
-	return list as SecuritySite[];
+	if (!list) throw new Error(`The security list ${path} has no array: ${JSON.stringify(body)}`);
+	return list as T[];
+}
+
+export async function securitySites(): Promise<SecuritySite[]> {
+	return await securityList<SecuritySite>('/sites');
 }

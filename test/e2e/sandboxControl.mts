@@ -1,7 +1,10 @@
 import type {
 	ChatMessage,
+	DeliveryAttempt,
 	DeliveryRecord,
 	RecordedRequest,
+	SecurityEvent,
+	SecurityRing,
 	WebhookEvent,
 } from '../support/sandbox/index.mts';
 import { e2e } from './context.mts';
@@ -43,6 +46,21 @@ export async function addThreat(
 	partial: Record<string, unknown>,
 ): Promise<Record<string, unknown> & { id: string }> {
 	return await control('POST', '/security/threats', partial);
+}
+
+/** The security service's webhook calls ("rings"), each attempt with the answer it got. */
+export async function securityDeliveries(): Promise<DeliveryAttempt[]> {
+	return (await control<{ deliveries: DeliveryAttempt[] }>('GET', '/security/deliveries'))
+		.deliveries;
+}
+
+/** Makes the security service call its webhooks now, by default about a threat it adds. */
+export async function ringSecurity(ring: SecurityRing = {}): Promise<SecurityEvent[]> {
+	return (await control<{ events: SecurityEvent[] }>('POST', '/security/ring', ring)).events;
+}
+
+export async function removeSecurityEndpoint(endpointId: string): Promise<void> {
+	await control('DELETE', `/security/webhooks/${endpointId}`);
 }
 
 /** Sets a performance site's status through the sandbox control. */

@@ -29,6 +29,8 @@ export interface WorkflowNode {
 export interface StoredWorkflow extends WorkflowDefinition {
 	id: string;
 	active: boolean;
+	/** What the nodes keep between executions, by `node:<name>` (n8n's workflow static data). */
+	staticData?: Record<string, unknown> | null;
 }
 
 export interface ExecutionSummary {

@@ -20,6 +20,7 @@ export const EXAMPLE_FILES = {
 	performanceAlerts: 'performance-alerts-to-chat.json',
 	threatTriage: 'threat-triage.json',
 	siteHealthAlerts: 'site-health-alerts-without-public-url.json',
+	instantThreatAlerts: 'instant-threat-alerts.json',
 } as const;
 export type ExampleKey = keyof typeof EXAMPLE_FILES;
 
@@ -69,6 +70,11 @@ export function adaptWorkflow(
 }
 
 export function hasPackageTrigger(workflow: WorkflowDefinition): boolean {
-	const triggers = [PERFORMANCE_TRIGGER, PERFORMANCE_POLL_TRIGGER, SECURITY_TRIGGER];
+	const triggers = [
+		PERFORMANCE_TRIGGER,
+		PERFORMANCE_POLL_TRIGGER,
+		SECURITY_TRIGGER,
+		SECURITY_WEBHOOK_TRIGGER,
+	];
 	return workflow.nodes.some((node) => triggers.includes(node.type));
 }

@@ -10,7 +10,6 @@ import {
 	CREDENTIAL_NAMES,
 	EXAMPLE_FILES,
 	hasPackageTrigger,
-	PERFORMANCE_TRIGGER,
 	readExample,
 } from './examples.mts';
 import type { CredentialIds, CredentialType, ExampleKey } from './examples.mts';
@@ -19,7 +18,7 @@ import { startN8n } from './instance.mts';
 import type { N8nInstance } from './instance.mts';
 import { KeptDemo, keptEncryptionKey } from './keptDemo.mts';
 import { progress, timed } from './progress.mts';
-import { publishWebhookWorkflow } from './webhooks.mts';
+import { hasWebhookTrigger, publishWebhookWorkflow } from './webhooks.mts';
 
 export const DEMO_OWNER: Owner = {
 	email: 'owner@example.com',
@@ -115,7 +114,7 @@ async function publishTriggerWorkflows(
 ): Promise<void> {
 	for (const workflow of workflows.filter(hasPackageTrigger)) {
 		const publish = !published.has(workflow.id);
-		if (workflow.nodes.some((node) => node.type === PERFORMANCE_TRIGGER)) {
+		if (hasWebhookTrigger(workflow)) {
 			const { url } = await publishWebhookWorkflow(client, sandbox.controlUrl, workflow, {
 				publish,
 			});

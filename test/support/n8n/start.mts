@@ -98,6 +98,8 @@ function summary(stack: Stack, userFolder: string): string {
 		`    curl -X POST ${control}/security/threats ${json} -d '{"severity":"high","title":"Webshell in uploads"}'`,
 		`  ${workflows.siteHealthAlerts.name} (published, polls every minute): ${n8n.origin}/workflow/${workflows.siteHealthAlerts.id}`,
 		`    curl -X POST ${control}/performance/sites/site_1/status ${json} -d '{"status":"DEGRADED"}'`,
+		`  ${workflows.instantThreatAlerts.name} (published; the sandbox calls its webhook when a threat appears): ${n8n.origin}/workflow/${workflows.instantThreatAlerts.id}`,
+		`    curl -X POST ${control}/security/ring ${json} -d '{"newRecords":true}'`,
 		`Messages posted to the chat sink: curl ${control}/chat/messages`,
 		`n8n's log: ${n8n.logFile}`,
 		`What you build in n8n is kept in ${userFolder} for the next start; \`npm start -- --reset\` starts clean.`,

@@ -1,6 +1,11 @@
+import { POLL_EVENTS } from '../../../nodes/SecurityService/pollTrigger/events.ts';
+import { SECURITY_EVENT_RESOURCES, SECURITY_EVENT_TYPES } from '../sandbox/securityEvents.mts';
 import type { N8nClient, NodeTypeDescription, StoredWorkflow, WorkflowNode } from './client.mts';
-import { PERFORMANCE_TRIGGER } from './examples.mts';
+import { PERFORMANCE_TRIGGER, SECURITY_WEBHOOK_TRIGGER } from './examples.mts';
 import { waitFor } from './processes.mts';
+
+/** This package's webhook triggers: the sandbox's performance or security service calls them. */
+const WEBHOOK_TRIGGERS = [PERFORMANCE_TRIGGER, SECURITY_WEBHOOK_TRIGGER];
 
 /** The production URL n8n serves a webhook node at (n8n's getNodeWebhookPath for nodes with a webhookId). */
 export function productionWebhookUrl(
@@ -18,10 +23,18 @@ export function productionWebhookUrl(
 	return `${n8nOrigin}/webhook/${full}`;
 }
 
-export function performanceTriggerNode(workflow: StoredWorkflow): WorkflowNode {
-	const node = workflow.nodes.find((candidate) => candidate.type === PERFORMANCE_TRIGGER);
-	if (!node) throw new Error(`Workflow "${workflow.name}" has no Performance Service Trigger`);
+function triggerNode(workflow: StoredWorkflow, types: string[], what: string): WorkflowNode {
+	const node = workflow.nodes.find((candidate) => types.includes(candidate.type));
+	if (!node) throw new Error(`Workflow "${workflow.name}" has no ${what}`);
 	return node;
+}
+
+export function performanceTriggerNode(workflow: StoredWorkflow): WorkflowNode {
+	return triggerNode(workflow, [PERFORMANCE_TRIGGER], 'Performance Service Trigger');
+}
+
+export function hasWebhookTrigger(workflow: StoredWorkflow): boolean {
+	return workflow.nodes.some((node) => WEBHOOK_TRIGGERS.includes(node.type));
 }
 
 /** Events the trigger node listens to, as the sandbox's endpoint filter (undefined: all). */
@@ -29,6 +42,20 @@ export function triggerEvents(node: WorkflowNode): string[] | undefined {
 	const events = node.parameters.events;
 	if (!Array.isArray(events) || events.includes('*')) return undefined;
 	return events.filter((event): event is string => typeof event === 'string');
+}
+
+/** The security events about the list a Security Service Webhook Trigger reads (`threat.detected` for newThreat). */
+function securityTriggerEvents(node: WorkflowNode): string[] {
+	const event = POLL_EVENTS.find((candidate) => candidate.value === node.parameters.event);
+	if (!event) throw new Error(`Node "${node.name}" has no known event`);
+	return SECURITY_EVENT_TYPES.filter((type) => `/${SECURITY_EVENT_RESOURCES[type]}` === event.path);
+}
+
+/** Where the sandbox's control API registers the trigger's URL, and the events it sends there. */
+function sandboxEndpoint(node: WorkflowNode): { path: string; events?: string[] } {
+	return node.type === SECURITY_WEBHOOK_TRIGGER
+		? { path: '/security/webhooks', events: securityTriggerEvents(node) }
+		: { path: '/webhooks', events: triggerEvents(node) };
 }
 
 /**
@@ -54,13 +81,33 @@ export async function waitForWebhook(url: string): Promise<void> {
 	);
 }
 
-/** Tells the sandbox (control API) to deliver events to `url`; returns the endpoint id. */
+/**
+ * n8n serves a webhook's URL before it calls the node's `create` and saves the static data
+ * (ActiveWorkflowManager.addWebhooks, n8n 2.x): the Security Service Webhook Trigger is published
+ * once the list it remembers is saved.
+ */
+async function waitForListMemory(
+	client: N8nClient,
+	workflowId: string,
+	node: WorkflowNode,
+): Promise<void> {
+	await waitFor(`the list memory of "${node.name}"`, async () => {
+		const { staticData } = await client.getWorkflow(workflowId);
+		return staticData?.[`node:${node.name}`] === undefined ? undefined : true;
+	});
+}
+
+/**
+ * Tells the sandbox (control API) to deliver events to `url`; returns the endpoint id. `path`:
+ * `/security/webhooks` for the security service's.
+ */
 export async function registerSandboxWebhook(
 	controlUrl: string,
 	url: string,
 	events?: string[],
+	path = '/webhooks',
 ): Promise<string> {
-	const response = await fetch(`${controlUrl}/webhooks`, {
+	const response = await fetch(`${controlUrl}${path}`, {
 		method: 'POST',
 		headers: { 'content-type': 'application/json' },
 		body: JSON.stringify(events ? { url, events } : { url }),
@@ -81,8 +128,9 @@ export async function nodeDescription(
 }
 
 /**
- * Publishes a workflow with a Performance Service Trigger and points the sandbox's deliveries at it;
- * `{ publish: false }` for one n8n already serves (the sandbox forgets its endpoints on restart).
+ * Publishes a workflow with one of the package's webhook triggers and points the sandbox's
+ * deliveries at it; `{ publish: false }` for one n8n already serves (the sandbox forgets its
+ * endpoints on restart).
  */
 export async function publishWebhookWorkflow(
 	client: N8nClient,
@@ -90,14 +138,12 @@ export async function publishWebhookWorkflow(
 	workflow: StoredWorkflow,
 	{ publish = true } = {},
 ): Promise<{ url: string; endpointId: string }> {
-	const node = performanceTriggerNode(workflow);
-	const url = productionWebhookUrl(
-		client.origin,
-		node,
-		await nodeDescription(client, PERFORMANCE_TRIGGER),
-	);
+	const node = triggerNode(workflow, WEBHOOK_TRIGGERS, 'webhook trigger of this package');
+	const url = productionWebhookUrl(client.origin, node, await nodeDescription(client, node.type));
 	if (publish) await client.publishWorkflow(workflow.id);
 	await waitForWebhook(url);
-	const endpointId = await registerSandboxWebhook(controlUrl, url, triggerEvents(node));
+	if (node.type === SECURITY_WEBHOOK_TRIGGER) await waitForListMemory(client, workflow.id, node);
+	const { path, events } = sandboxEndpoint(node);
+	const endpointId = await registerSandboxWebhook(controlUrl, url, events, path);
 	return { url, endpointId };
 }

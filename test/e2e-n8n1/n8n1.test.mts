@@ -138,6 +138,7 @@ describe(`n8n ${N8N1_VERSION} on Node ${N8N1_NODE_VERSION}`, () => {
 			'securityService',
 			'securityServiceApi',
 			'securityServiceTrigger',
+			'securityServiceWebhookTrigger',
 		]);
 	});
 

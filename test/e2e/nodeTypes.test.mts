@@ -12,6 +12,7 @@ const TRIGGER_NODES = [
 	'performanceServiceTrigger',
 	'performanceServicePollTrigger',
 	'securityServiceTrigger',
+	'securityServiceWebhookTrigger',
 ];
 const CREDENTIAL_TYPES = ['performanceServiceApi', 'securityServiceApi'];
 

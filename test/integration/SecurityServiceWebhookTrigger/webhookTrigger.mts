@@ -1,6 +1,11 @@
 import { createRequire } from 'node:module';
 
-import type { IDataObject, INodeParameters, WorkflowExecuteMode } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	INodeParameters,
+	WorkflowExecuteMode,
+} from 'n8n-workflow';
 import { afterEach, beforeEach, vi } from 'vitest';
 
 import { nodes } from '../../../nodes/SecurityService/webhookTrigger/rings.ts';
@@ -12,7 +17,7 @@ import {
 } from '../../support/harness/runWebhook.mts';
 import { packageNode } from '../../support/harness/runWorkflow.mts';
 import { requestsTo } from '../../support/harness/sandbox.mts';
-import type { Sandbox } from '../../support/sandbox/index.mts';
+import type { Sandbox, SandboxOptions } from '../../support/sandbox/index.mts';
 import { triggerSandbox } from '../SecurityServiceTrigger/securityTrigger.mts';
 
 /** The webhook trigger's name in the test workflows; its static data is kept under `node:<name>`. */
@@ -26,8 +31,11 @@ export const SERVICE_RING = '{"id":"evt_1","event":"threat.detected","data":{}}'
  * it, see securityTrigger.mts) and helpers to publish the webhook trigger and ring it over HTTP.
  * Each test starts as a new process: the trigger's memory in this process is forgotten.
  */
-export function webhookTriggerSandbox() {
-	const { sandbox, credentials, poll } = triggerSandbox();
+export function webhookTriggerSandbox(
+	options: SandboxOptions = {},
+	credentialFields: ICredentialDataDecryptedObject = {},
+) {
+	const { sandbox, credentials, poll } = triggerSandbox(options, credentialFields);
 	const listeners: WebhookListener[] = [];
 	beforeEach(() => forgetProcessMemory());
 	afterEach(async () => {

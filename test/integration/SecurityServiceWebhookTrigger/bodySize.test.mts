@@ -37,7 +37,13 @@ describe('Security Service Webhook Trigger: body size', () => {
 			'content-type': 'text/plain',
 		});
 		await listener.waitForCalls(1);
-		expect(answer.status).toBe(413);
+		expect(answer).toEqual({
+			status: 413,
+			body: {
+				error: 'payload_too_large',
+				message: 'A call may carry at most 1 MiB; it was not read.',
+			},
+		});
 		expect(listener.calls[0].rawBody.length).toBe(MIB + 1);
 		expect(requestsTo(sandbox, 'security')).toHaveLength(before);
 		expect(listener.runs()).toHaveLength(0);

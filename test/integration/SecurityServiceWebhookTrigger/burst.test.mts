@@ -4,9 +4,17 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { activateWebhook } from '../../support/harness/runWebhook.mts';
-import { emittedIds, listReads, ring, webhookTriggerSandbox } from './webhookTrigger.mts';
+import {
+	captureLogs,
+	emittedIds,
+	listReads,
+	ring,
+	TRIGGER,
+	webhookTriggerSandbox,
+} from './webhookTrigger.mts';
 
 const { sandbox, credentials, publish, setupFor, listen } = webhookTriggerSandbox();
+const logged = captureLogs();
 const RINGS = 20;
 
 /**
@@ -99,5 +107,79 @@ describe('Security Service Webhook Trigger: a burst of rings', () => {
 		expect(emittedIds(listener)).toEqual(['t3', 't2']);
 		// Publishing, the held read, and one read shared by the 19 rings that waited for it.
 		expect(service.list.reads).toBe(3);
+	});
+
+	it('rings that share a read whose run n8n could not record are not answered 2xx', async () => {
+		let failures = 1;
+		const setup = {
+			...setupFor(),
+			credentials: credentials(service.baseUrl()),
+			recordExecution: async () => {
+				if (failures-- > 0) throw new Error('database unavailable');
+			},
+		};
+		await activateWebhook(setup);
+		const listener = await listen(setup);
+		const firstRead = service.holdNextRead();
+		const first = ring(listener);
+		await firstRead.arrived;
+		const others = [ring(listener), ring(listener)];
+		while (listener.received() < 3) await new Promise((resolve) => setImmediate(resolve));
+		service.list.threats.unshift({ id: 't5' }, { id: 't4' });
+		firstRead.release();
+		const answers = await Promise.all([first, ...others]);
+		await listener.waitForCalls(3);
+
+		// The held read found nothing new; of the two sharing the next read, the one whose run was
+		// not recorded gets n8n's 500, the other a 503.
+		expect(answers[0]).toEqual({ status: 200, body: { received: true } });
+		expect(answers.map((answer) => answer.status).sort()).toEqual([200, 500, 503]);
+		expect(answers.find((answer) => answer.status === 503)?.body).toEqual({
+			error: 'not_recorded',
+			message: 'The records this call found could not be recorded; call again.',
+		});
+		expect(listener.runs()).toHaveLength(0);
+
+		await ring(listener);
+		await listener.waitForCalls(4);
+		expect(emittedIds(listener)).toEqual(['t5', 't4']);
+	});
+
+	it('a read that finds none of the records seen before logs a warning', async () => {
+		const setup = { ...setupFor(), credentials: credentials(service.baseUrl()) };
+		await activateWebhook(setup);
+		const listener = await listen(setup);
+		const seen = service.list.threats;
+		service.list.threats = [{ id: 'n1' }];
+		try {
+			await ring(listener);
+			await listener.waitForCalls(1);
+		} finally {
+			service.list.threats = seen;
+		}
+		expect(logged()).toContain(
+			`${TRIGGER}: the list of threats no longer shows any of those seen before`,
+		);
+	});
+
+	it('two trigger nodes never share a read', async () => {
+		const threatsSetup = { ...setupFor(), credentials: credentials(service.baseUrl()) };
+		await activateWebhook(threatsSetup);
+		const threatRings = await listen(threatsSetup);
+		const { listener: scanRings } = await publish({ event: 'newScan' });
+		const added = sandbox.addScan().id;
+		const firstRead = service.holdNextRead();
+		const held = ring(threatRings);
+		await firstRead.arrived;
+		// This ring waits for the held read; the scan trigger's ring must not wait with it.
+		const waiting = ring(threatRings);
+		while (threatRings.received() < 2) await new Promise((resolve) => setImmediate(resolve));
+		const scanRing = ring(scanRings);
+		await scanRings.waitForCalls(1);
+		firstRead.release();
+		await Promise.all([held, waiting, scanRing]);
+
+		expect(emittedIds(scanRings)).toEqual([added]);
+		expect(listReads(sandbox).map((request) => request.path)).toEqual(['/scans', '/scans']);
 	});
 });

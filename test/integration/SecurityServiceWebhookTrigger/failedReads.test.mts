@@ -24,12 +24,19 @@ describe('Security Service Webhook Trigger: a failed read', () => {
 			const saved = structuredClone(listener.staticData.saved);
 			sandbox.setFault({ service: 'security', method: 'GET', path: '/threats', kind, times: 1 });
 
-			expect((await ring(listener, BODY)).status).toBe(503);
+			expect(await ring(listener, BODY)).toEqual({
+				status: 503,
+				body: {
+					error: 'list_unreadable',
+					message: 'The trigger could not read the list; call again later.',
+				},
+			});
 			await listener.waitForCalls(1);
 			expect(listReads(sandbox)).toHaveLength(2);
 			expect(listener.runs()).toHaveLength(0);
 			expect(listener.staticData.saved).toEqual(saved);
 			expect(logged()).toContain(`${TRIGGER}: a webhook call found the list unreadable`);
+			expect(logged()).toContain('"workflowId":"test-workflow"');
 			expect(logged()).not.toContain(sandbox.securityKey);
 			expect(logged()).not.toContain('evt_body_marker');
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { runWebhookMethod } from '../../support/harness/runWebhook.mts';
+import { activateWebhook, runWebhookMethod } from '../../support/harness/runWebhook.mts';
 import { callsTo } from '../../support/harness/sandbox.mts';
 import {
 	emittedIds,
@@ -30,6 +30,15 @@ describe('Security Service Webhook Trigger: publishing', () => {
 		expect(await runWebhookMethod(setup, 'delete')).toBe(true);
 		expect(await runWebhookMethod(setup, 'checkExists')).toBe(false);
 		expect(setup.staticData?.saved[`node:${TRIGGER}`]).toEqual({});
+	});
+
+	it('static data without a publishing time is no memory: publishing reads the list', async () => {
+		const setup = setupFor();
+		setup.staticData!.saved[`node:${TRIGGER}`] = { seen: { memory: {}, changes: 3 } };
+		expect(await runWebhookMethod(setup, 'checkExists')).toBe(false);
+		await activateWebhook(setup);
+		expect(listReads(sandbox)).toHaveLength(1);
+		expect(savedMemory({ staticData: setup.staticData! })).toMatchObject({ changes: 0 });
 	});
 
 	it('a list it cannot read fails the publishing and remembers nothing', async () => {
@@ -98,5 +107,26 @@ describe('Security Service Webhook Trigger: test URL', () => {
 		expect(listReads(sandbox)).toHaveLength(1);
 		expect(listener.staticData.saved).toEqual({});
 		expect(savedMemory(listener)).toBeUndefined();
+	});
+
+	it('a ring that finds no matching record answers 200 and starts no run', async () => {
+		const setup = setupFor({ event: 'newThreat', filters: { siteId: 'no-such-site' } }, 'manual');
+		const listener = await listen(setup);
+		expect(await ring(listener)).toEqual({ status: 200, body: { received: true } });
+		await listener.waitForCalls(1);
+		expect(listReads(sandbox)).toHaveLength(1);
+		expect(listener.runs()).toHaveLength(0);
+	});
+
+	it('a list it cannot read is answered 503 with the reason', async () => {
+		const listener = await listen(setupFor({ event: 'newThreat' }, 'manual'));
+		sandbox.setFault({ service: 'security', path: '/threats', kind: 'status503', times: 1 });
+		const answer = await ring(listener);
+		await listener.waitForCalls(1);
+		expect(answer).toEqual({
+			status: 503,
+			body: { error: 'list_unreadable', message: expect.stringMatching(/HTTP 503/) },
+		});
+		expect(listener.runs()).toHaveLength(0);
 	});
 });

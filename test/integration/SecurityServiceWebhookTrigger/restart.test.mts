@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
+import { nodes } from '../../../nodes/SecurityService/webhookTrigger/rings.ts';
 import { activateWebhook } from '../../support/harness/runWebhook.mts';
 import {
 	emittedIds,
@@ -7,10 +8,11 @@ import {
 	listReads,
 	ring,
 	savedMemory,
+	TRIGGER,
 	webhookTriggerSandbox,
 } from './webhookTrigger.mts';
 
-const { sandbox, publish, listen } = webhookTriggerSandbox();
+const { sandbox, publish, listen, setupFor } = webhookTriggerSandbox();
 
 describe('Security Service Webhook Trigger: restart', () => {
 	it('a new process, with only the saved static data, emits each new record once', async () => {
@@ -67,5 +69,79 @@ describe('Security Service Webhook Trigger: restart', () => {
 		await restarted.waitForCalls(1);
 		expect(restarted.runs()).toHaveLength(0);
 		expect(listener.runs()).toHaveLength(0);
+	});
+
+	it('a process whose memory is older than the saved one takes the saved one', async () => {
+		const { setup, listener } = await publish();
+		sandbox.addThreat();
+		await ring(listener);
+		await listener.waitForCalls(1);
+		const older = new Map(nodes);
+
+		// Another process emits the next threat and saves its memory.
+		forgetProcessMemory();
+		const other = await listen(setup);
+		sandbox.addThreat();
+		await ring(other);
+		await other.waitForCalls(1);
+		expect(emittedIds(other)).toEqual(['thr_29']);
+		expect(savedMemory(other)).toMatchObject({ changes: 2 });
+
+		// The first process, with its memory of one change, rings again: nothing is new.
+		forgetProcessMemory();
+		older.forEach((rings, key) => nodes.set(key, rings));
+		await ring(listener);
+		await listener.waitForCalls(2);
+		expect(emittedIds(listener)).toEqual(['thr_28']);
+		expect(savedMemory(listener)).toMatchObject({ changes: 3 });
+	});
+
+	it('a ring without memory (never published) remembers the list and emits nothing', async () => {
+		const listener = await listen(setupFor());
+		expect(await ring(listener)).toEqual({ status: 200, body: { received: true } });
+		await listener.waitForCalls(1);
+		expect(listener.runs()).toHaveLength(0);
+		expect(listReads(sandbox)).toHaveLength(1);
+		expect(savedMemory(listener)).toEqual({
+			memory: expect.any(Object),
+			publishedAt: '',
+			changes: 1,
+		});
+
+		const added = sandbox.addThreat().id;
+		await ring(listener);
+		await listener.waitForCalls(2);
+		expect(emittedIds(listener)).toEqual([added]);
+	});
+
+	it('static data without a change count counts as none', async () => {
+		const setup = setupFor();
+		await activateWebhook(setup);
+		const saved = setup.staticData!.saved[`node:${TRIGGER}`] as { seen: { changes?: number } };
+		delete saved.seen.changes;
+		const listener = await listen(setup);
+		await ring(listener);
+		await listener.waitForCalls(1);
+		expect(savedMemory(listener)).toMatchObject({ changes: 1 });
+	});
+
+	it('a process keeps the memory of at most 1000 trigger nodes, dropping the least recently rung', async () => {
+		const { listener } = await publish();
+		await ring(listener);
+		await listener.waitForCalls(1);
+		const [[key, rings]] = nodes;
+		for (let i = 0; i < 999; i++) nodes.set(`other-workflow/${i}`, rings);
+
+		await ring(listener);
+		await listener.waitForCalls(2);
+		expect(nodes.size).toBe(1000);
+		expect(nodes.has('other-workflow/0')).toBe(true);
+
+		nodes.set('other-workflow/999', rings);
+		await ring(listener);
+		await listener.waitForCalls(3);
+		expect(nodes.size).toBe(1000);
+		expect([...nodes.keys()].at(-1)).toBe(key);
+		expect(nodes.has('other-workflow/0')).toBe(false);
 	});
 });

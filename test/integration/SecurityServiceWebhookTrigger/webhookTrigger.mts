@@ -81,15 +81,14 @@ export function forgetProcessMemory(): void {
 	nodes.clear();
 }
 
-/** Calls the webhook the way the security service (or anyone) does. */
+/** Calls the webhook the way the security service (or anyone) does; the answer's status and JSON body. */
 export async function ring(
 	listener: WebhookListener,
 	body: string = SERVICE_RING,
 	headers: Record<string, string> = { 'content-type': 'application/json' },
-): Promise<Response> {
+): Promise<{ status: number; body: unknown }> {
 	const answer = await fetch(listener.url, { method: 'POST', body, headers });
-	await answer.arrayBuffer();
-	return answer;
+	return { status: answer.status, body: await answer.json() };
 }
 
 /** The IDs of the records all runs of the workflow received, in order. */
@@ -102,7 +101,9 @@ export function emittedItems(listener: WebhookListener) {
 }
 
 /** The trigger's memory in the saved static data. */
-export function savedMemory(listener: WebhookListener): IDataObject | undefined {
+export function savedMemory(
+	listener: Pick<WebhookListener, 'staticData'>,
+): IDataObject | undefined {
 	const node = listener.staticData.saved[`node:${TRIGGER}`] as IDataObject | undefined;
 	return node?.seen as IDataObject | undefined;
 }

@@ -96,24 +96,6 @@ describe('Security Service Webhook Trigger: restart', () => {
 		expect(savedMemory(listener)).toMatchObject({ changes: 3 });
 	});
 
-	it('a ring without memory (never published) remembers the list and emits nothing', async () => {
-		const listener = await listen(setupFor());
-		expect(await ring(listener)).toEqual({ status: 200, body: { received: true } });
-		await listener.waitForCalls(1);
-		expect(listener.runs()).toHaveLength(0);
-		expect(listReads(sandbox)).toHaveLength(1);
-		expect(savedMemory(listener)).toEqual({
-			memory: expect.any(Object),
-			publishedAt: '',
-			changes: 1,
-		});
-
-		const added = sandbox.addThreat().id;
-		await ring(listener);
-		await listener.waitForCalls(2);
-		expect(emittedIds(listener)).toEqual([added]);
-	});
-
 	it('static data without a change count counts as none', async () => {
 		const setup = setupFor();
 		await activateWebhook(setup);

@@ -19,7 +19,7 @@ import { ensureN8nRuntime } from '../support/n8n/install.mts';
 import { startN8n } from '../support/n8n/instance.mts';
 import type { N8nInstance, N8nOptions } from '../support/n8n/instance.mts';
 import { ARTIFACTS_DIR, PACKAGE_NAME } from '../support/n8n/paths.mts';
-import { delay, freePort } from '../support/n8n/processes.mts';
+import { delay, freePort, waitFor } from '../support/n8n/processes.mts';
 import { nodeDescription, productionWebhookUrl, waitForWebhook } from '../support/n8n/webhooks.mts';
 import { isN8n1 } from './versions.mts';
 
@@ -198,6 +198,11 @@ export async function startContractN8n(
 			SECURITY_WEBHOOK_NODE,
 			SECURITY_WEBHOOK_TRIGGER,
 		);
+		// n8n serves the URL before it saves what publishing remembered (a ring before is refused 503).
+		await waitFor('the Security Service Webhook Trigger to remember the list', async () => {
+			const saved = savedStaticData(userFolder, securityWebhook.workflowId);
+			return saved[`node:${SECURITY_WEBHOOK_NODE}`] ? true : undefined;
+		});
 
 		const store = sqliteStore(userFolder);
 		const work: Workload = {

@@ -31,7 +31,7 @@ import { answersBeforeRecording, contractVersions } from './versions.mts';
  * A1..A5 in nodes/shared/webhooks/n8nWebhookContract.ts; each failure names the one
  * that broke. One n8n per release (SQLite); the releases run side by side. The Security Service
  * Webhook Trigger adds A6 (no workflow data starts nothing) and A8 (a version-1 start node with
- * `options.binaryData` gets bodies n8n cannot parse), checked against one sandbox.
+ * `options.binaryData` gets bodies n8n cannot parse), each release against its own sandbox.
  */
 
 const RETRIES = 5;
@@ -99,23 +99,14 @@ async function sendAsServiceRetries(url: string, events: Event[]): Promise<{ ans
 	return { answers };
 }
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox({ quiet: true });
-});
-afterAll(async () => {
-	await sandbox?.close();
-});
-
 /** A ring n8n cannot parse: declared JSON, not JSON. */
-async function ring(url: string): Promise<number> {
+async function ring(url: string): Promise<{ status: number; text: string }> {
 	const answer = await fetch(url, {
 		method: 'POST',
 		headers: { 'content-type': 'application/json' },
 		body: '{"event": threat.detected',
 	});
-	await answer.arrayBuffer();
-	return answer.status;
+	return { status: answer.status, text: (await answer.text()).slice(0, 200) };
 }
 
 for (const version of contractVersions()) {
@@ -125,7 +116,11 @@ for (const version of contractVersions()) {
 		let n8n: ContractN8n;
 		const figures: Record<string, unknown> = { version };
 
+		/** Each release's own sandbox: the releases run side by side, each adding its own threats. */
+		let sandbox: Sandbox;
+
 		beforeAll(async () => {
+			sandbox = await startSandbox({ quiet: true });
 			n8n = await startContractN8n(version, {
 				baseUrl: sandbox.securityUrl,
 				apiKey: sandbox.securityKey,
@@ -134,6 +129,7 @@ for (const version of contractVersions()) {
 
 		afterAll(async () => {
 			await n8n?.stop();
+			await sandbox?.close();
 			mkdirSync(ARTIFACTS_DIR, { recursive: true });
 			writeFileSync(
 				figuresFile(version),
@@ -304,10 +300,10 @@ for (const version of contractVersions()) {
 				const { url, workflowId } = n8n.securityWebhook;
 				sandbox.addThreat({ severity: 'critical' });
 				const afterId = await n8n.store.maxId();
-				const status = await ring(url);
+				const { status, text } = await ring(url);
 				expect(
 					status,
-					`A8 broke: n8n ${version} answered ${status} to a ring whose body is not JSON (n8n parses the body of a version-1 start node with options.binaryData now)`,
+					`A8 broke: n8n ${version} answered ${status} ${text} to a ring whose body is not JSON (n8n parses the body of a version-1 start node with options.binaryData now)`,
 				).toBe(200);
 				const work = { ...n8n.work, workflowId, urls: [url] };
 				const rows = await settled(work, afterId, 1, { quietMs: QUIET_MS });
@@ -316,7 +312,7 @@ for (const version of contractVersions()) {
 					`n8n ${version} started ${rows.length} executions for one new threat`,
 				).toHaveLength(1);
 				const again = await ring(url);
-				expect(again).toBe(200);
+				expect(again.status, again.text).toBe(200);
 				const after = await settled(work, afterId, 1, { quietMs: QUIET_MS });
 				expect(
 					after,

@@ -2,13 +2,12 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
 
 import { eventDigest } from '../../nodes/PerformanceService/trigger/startedEvents.ts';
 import { readStoredEvents, STATIC_DATA_FIELD } from '../support/harness/startedEvents.mts';
 import { SECRET } from '../support/n8n/eventBatch.mts';
 import type { Event, Workload } from '../support/n8n/eventBatch.mts';
-import { sqliteStore } from '../support/n8n/executionStore.mts';
+import { readSqlite, sqliteStore } from '../support/n8n/executionStore.mts';
 import type { ExecutionStore } from '../support/n8n/executionStore.mts';
 import { listeningPid, processGroupOf } from '../support/n8n/procfs.mts';
 import { N8nClient } from '../support/n8n/client.mts';
@@ -117,16 +116,12 @@ function securityWebhookWorkflow(credentialId: string): WorkflowDefinition {
 
 /** The workflow's saved static data, as n8n wrote it to its SQLite file (opened per read: n8n is killed under it). */
 function savedStaticData(userFolder: string, workflowId: string): Record<string, unknown> {
-	const db = new DatabaseSync(path.join(userFolder, '.n8n', 'database.sqlite'), { readOnly: true });
-	try {
-		db.exec('PRAGMA busy_timeout = 5000');
+	return readSqlite(path.join(userFolder, '.n8n', 'database.sqlite'), (db) => {
 		const row = db
 			.prepare('SELECT "staticData" AS data FROM workflow_entity WHERE id = ?')
 			.get(workflowId) as { data: string | null } | undefined;
 		return row?.data ? (JSON.parse(row.data) as Record<string, unknown>) : {};
-	} finally {
-		db.close();
-	}
+	});
 }
 
 function processGroupListeningOn(port: number): number {

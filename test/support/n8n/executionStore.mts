@@ -50,20 +50,33 @@ const SQL = {
 };
 
 /**
+ * Runs `read` on n8n's SQLite file, opened read-only. A SIGKILLed n8n can leave a write-ahead log
+ * that only a read-write connection may recover ("attempt to write a readonly database", seen
+ * with n8n 1.x): then it is opened read-write once.
+ */
+export function readSqlite<T>(file: string, read: (db: DatabaseSync) => T): T {
+	for (const readOnly of [true, false]) {
+		const db = new DatabaseSync(file, { readOnly });
+		try {
+			db.exec('PRAGMA busy_timeout = 5000');
+			return read(db);
+		} catch (error) {
+			if (!readOnly || !/readonly database/.test((error as Error).message)) throw error;
+		} finally {
+			db.close();
+		}
+	}
+	throw new Error('unreachable');
+}
+
+/**
  * n8n's SQLite database (WAL mode, so reading does not block n8n's writes). Opened per query:
  * the crash test and the contract suite kill and restart n8n under it.
  */
 export function sqliteStore(userFolder: string): ExecutionStore {
 	const file = path.join(userFolder, '.n8n', 'database.sqlite');
-	const query = <T,>(sql: string, ...params: Array<string | number>): T[] => {
-		const db = new DatabaseSync(file, { readOnly: true });
-		try {
-			db.exec('PRAGMA busy_timeout = 5000');
-			return db.prepare(sql.replace(/\$\d/g, '?')).all(...params) as T[];
-		} finally {
-			db.close();
-		}
-	};
+	const query = <T,>(sql: string, ...params: Array<string | number>): T[] =>
+		readSqlite(file, (db) => db.prepare(sql.replace(/\$\d/g, '?')).all(...params) as T[]);
 	return {
 		maxId: async () => Number(query<{ id: number }>(SQL.maxId)[0]?.id ?? 0),
 		statusCounts: async (workflowId, afterId) =>

@@ -1,8 +1,7 @@
 /**
- * Vitest for mutating the poll triggers' n8n glue (pollFunctions.ts and the two poll trigger
- * nodes), narrowed to the tests that reach it; the projects and setup of
- * test/mutation.vitest.config.mts; run by
- * test/mutation.pollTriggers.stryker.mjs.
+ * Vitest for test/mutation.pollTriggers.stryker.mjs: the projects and setup of
+ * test/mutation.vitest.config.mts, narrowed to the tests that reach the poll triggers' n8n glue
+ * (pollFunctions.ts and the two poll trigger nodes).
  */
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 
@@ -17,9 +16,14 @@ const TESTS: Record<string, string[]> = {
 	],
 };
 
-const projects = (mutation.test?.projects ?? []).map((project) => {
-	const { test } = project as TestProjectInlineConfiguration;
-	return { ...project, test: { ...test, include: TESTS[test?.name ?? ''] ?? [] } };
-});
+const projects = (mutation.test?.projects ?? [])
+	.filter(
+		(project): project is TestProjectInlineConfiguration =>
+			typeof project === 'object' && 'test' in project,
+	)
+	.map((project) => {
+		const name = String(project.test?.name);
+		return { ...project, test: { ...project.test, include: TESTS[name] ?? [] } };
+	});
 
 export default defineConfig({ ...mutation, test: { ...mutation.test, projects } });

@@ -14,6 +14,7 @@ import { SECRET } from '../test/support/n8n/eventBatch.mts';
 import type { Workload } from '../test/support/n8n/eventBatch.mts';
 import { installTarballs } from '../test/support/n8n/communityPackage.mts';
 import {
+	BASELINE_TRIGGER,
 	DURABLE_FLOOR_TRIGGER,
 	MINIMAL_TRIGGER,
 	MINIMAL_WITH_CREDENTIAL,
@@ -23,7 +24,13 @@ import { sqliteStore } from '../test/support/n8n/executionStore.mts';
 import { listeningPid, processGroupOf } from '../test/support/n8n/procfs.mts';
 
 /** The start nodes the benchmark compares, each in a workflow start node → No Operation. */
-export type StartKind = 'trigger' | 'minimal' | 'durableFloor' | 'rememberingFloor' | 'webhookNode';
+export type StartKind =
+	| 'trigger'
+	| 'baseline'
+	| 'minimal'
+	| 'durableFloor'
+	| 'rememberingFloor'
+	| 'webhookNode';
 
 /** The starts both n8n benchmarks measure, in the order each round runs them. */
 export const TRIGGER_STARTS = [
@@ -76,9 +83,10 @@ function triggerNode(
 function startNode(kind: StartKind, webhookId: string, credentialId?: string): WorkflowNode {
 	switch (kind) {
 		case 'trigger':
+		case 'baseline':
 			// Default options: a 24-hour duplicate window, far longer than a run.
 			return triggerNode(
-				PERFORMANCE_TRIGGER,
+				kind === 'trigger' ? PERFORMANCE_TRIGGER : BASELINE_TRIGGER,
 				webhookId,
 				{ events: ['*'], options: {} },
 				credentialId,

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { packPackage } from '../test/support/n8n/communityPackage.mts';
@@ -6,14 +6,20 @@ import { runNpm } from '../test/support/n8n/install.mts';
 
 /**
  * The community packages the n8n benchmarks install: this package (the working tree, or another
- * build of it given by BENCH_PACKAGE_DIR, e.g. an older commit's worktree) and a minimal trigger
- * the benchmark generates itself, n8n's floor for any trigger that is not built in.
+ * build of it given by BENCH_PACKAGE_DIR, e.g. an older commit's worktree), a minimal trigger
+ * the benchmark generates itself, n8n's floor for any trigger that is not built in, and with
+ * BENCH_BASELINE_DIR the webhook trigger of another build under its own package name.
  */
 
 export const MINIMAL_PACKAGE = 'n8n-nodes-bench-minimal-trigger';
 export const MINIMAL_TRIGGER = `${MINIMAL_PACKAGE}.minimalTrigger`;
 export const DURABLE_FLOOR_TRIGGER = `${MINIMAL_PACKAGE}.durableFloorTrigger`;
 export const REMEMBERING_FLOOR_TRIGGER = `${MINIMAL_PACKAGE}.rememberingFloorTrigger`;
+
+/** Another build's webhook trigger, registered beside this one's under another package name. */
+export const BASELINE_PACKAGE = 'n8n-nodes-site-performance-security-baseline';
+export const BASELINE_TRIGGER = `${BASELINE_PACKAGE}.performanceServiceTrigger`;
+const TRIGGER_FILE = 'dist/nodes/PerformanceService/PerformanceServiceTrigger.node.js';
 
 /**
  * What the remembering floor keeps: 5,000 digests (the trigger's cap) of 12 base64url characters
@@ -146,6 +152,33 @@ const GENERATED_TRIGGERS: GeneratedTrigger[] = [
 	},
 ];
 
+/** Writes a community package's package.json into `dir` (its files already in dist/) and packs it; returns the tarball. */
+async function packGenerated(
+	dir: string,
+	name: string,
+	description: string,
+	nodes: string[],
+	scratch: string,
+): Promise<string> {
+	writeFileSync(
+		path.join(dir, 'package.json'),
+		`${JSON.stringify(
+			{
+				name,
+				version: '1.0.0',
+				description,
+				keywords: ['n8n-community-node-package'],
+				license: 'MIT',
+				files: ['dist'],
+				n8n: { n8nNodesApiVersion: 1, credentials: [], nodes },
+			},
+			null,
+			2,
+		)}\n`,
+	);
+	return await packageTarball(dir, scratch);
+}
+
 /** Generates the benchmark's trigger package (the minimal trigger and both durable floors) into `scratch` and packs it; returns the tarball. */
 export async function minimalTriggerTarball(scratch: string): Promise<string> {
 	const dir = path.join(scratch, MINIMAL_PACKAGE);
@@ -155,25 +188,30 @@ export async function minimalTriggerTarball(scratch: string): Promise<string> {
 		mkdirSync(path.join(dir, path.dirname(nodeFile(node))), { recursive: true });
 		writeFileSync(path.join(dir, nodeFile(node)), triggerSource(node));
 	}
-	writeFileSync(
-		path.join(dir, 'package.json'),
-		`${JSON.stringify(
-			{
-				name: MINIMAL_PACKAGE,
-				version: '1.0.0',
-				description: 'Benchmark floors: triggers that return the request body',
-				keywords: ['n8n-community-node-package'],
-				license: 'MIT',
-				files: ['dist'],
-				n8n: {
-					n8nNodesApiVersion: 1,
-					credentials: [],
-					nodes: GENERATED_TRIGGERS.map(nodeFile),
-				},
-			},
-			null,
-			2,
-		)}\n`,
+	return await packGenerated(
+		dir,
+		MINIMAL_PACKAGE,
+		'Benchmark floors: triggers that return the request body',
+		GENERATED_TRIGGERS.map(nodeFile),
+		scratch,
 	);
-	return await packageTarball(dir, scratch);
+}
+
+/**
+ * The webhook trigger of the build in `source` (a built package folder, e.g. a worktree of an
+ * older commit) as the package BASELINE_PACKAGE: its dist/ with only that node declared, so that
+ * the credential type stays this build's.
+ */
+export async function baselineTarball(source: string, scratch: string): Promise<string> {
+	const from = path.resolve(source, TRIGGER_FILE);
+	if (!existsSync(from)) throw new Error(`${from} is missing: build ${source} first`);
+	const dir = path.join(scratch, BASELINE_PACKAGE);
+	cpSync(path.resolve(source, 'dist'), path.join(dir, 'dist'), { recursive: true });
+	return await packGenerated(
+		dir,
+		BASELINE_PACKAGE,
+		`The webhook trigger of ${path.resolve(source)}, to measure beside this build`,
+		[TRIGGER_FILE],
+		scratch,
+	);
 }

@@ -4,18 +4,22 @@
  * community trigger (generated here: n8n's floor for any trigger that is not built in) and by
  * n8n's Webhook node. Every workflow is start node → No Operation.
  *
- * Six n8n instances run side by side, each with both packages installed, one per start:
+ * Six n8n instances (eight with a baseline) run side by side, each with the packages installed,
+ * one per start:
  *   A. the trigger, fresh: a new workflow each round (nothing remembered);
  *   B. the trigger, pre-filled: one workflow that has taken BENCH_PREFILL (5,000) distinct signed
  *      deliveries before its first measured batch (whatever the trigger's storage format: the
  *      deliveries are what fills it), within its 24-hour duplicate window;
+ *   A', B'. with BENCH_BASELINE_DIR, the same two for the webhook trigger of another build,
+ *      installed in every n8n under another package name (benchPackages.mts); B' takes the same
+ *      events as B (pre-fill, curve, batches, crash) and the crash part leaves both out;
  *   C. the minimal trigger; E. the durable floor: the minimal trigger with a credential that saves
  *      one small value in its static data per delivery, what any trigger needs from n8n to keep
  *      the promises this one keeps; F. the same floor keeping 5,000 digests of 12 characters in
  *      its static data from the first delivery on, the fewest bytes 5,000 remembered events need
  *      (benchPackages.mts); D. n8n's Webhook node.
  * Measured batches (BENCH_DELIVERIES distinct signed deliveries, 50 in flight) alternate
- * A B C E F D, A B C E F D, ... (BENCH_ROUNDS rounds) with lazy isolates
+ * A (A') B (B') C E F D, ... (BENCH_ROUNDS rounds) with lazy isolates
  * (N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true), then at n8n's defaults. Before the rounds, A, C, E, F and D
  * take as many unmeasured deliveries as B's pre-fill (the same history: executions in their
  * databases), and every instance is restarted (and warmed up) before the rounds of each setting,
@@ -37,10 +41,11 @@
  * BENCH_PREFILL (5000), BENCH_CURVE_LEVELS, BENCH_WARMUP (50 unmeasured deliveries per instance
  * and setting), BENCH_CRASH_DELIVERIES (300), BENCH_CRASH_SETTINGS (lazy), BENCH_PACKAGE_DIR (the
  * package to measure: a built package folder, e.g. a worktree of an older commit, or a .tgz;
- * default this working tree), BENCH_N8N_ENV (JSON of n8n settings added to both settings),
- * BENCH_MINIMAL_CREDENTIAL=1 (the minimal trigger also takes a credential it never reads: n8n's
- * floor for a trigger with one), BENCH_OUTPUT (bench-n8n.json in test-artifacts/, or an absolute
- * path).
+ * default this working tree), BENCH_BASELINE_DIR (a built package folder, e.g. /work/wt/old: its
+ * webhook trigger measured as A' and B', with the ratios this build ÷ baseline), BENCH_N8N_ENV
+ * (JSON of n8n settings added to both settings), BENCH_MINIMAL_CREDENTIAL=1 (the minimal trigger
+ * also takes a credential it never reads: n8n's floor for a trigger with one), BENCH_OUTPUT
+ * (bench-n8n.json in test-artifacts/, or an absolute path).
  *
  * Prints tables and writes the figures as JSON. A benchmark, not a test: it fails only when it
  * cannot measure. Needs a built package (`npm run bench:n8n` builds this working tree).
@@ -65,6 +70,7 @@ import {
 import type { StartKind, TriggerStart } from './benchInstances.mts';
 import {
 	MINIMAL_WITH_CREDENTIAL,
+	baselineTarball,
 	minimalTriggerTarball,
 	packageTarball,
 } from './benchPackages.mts';
@@ -96,6 +102,7 @@ const CURVE_LEVELS = numberList(process.env.BENCH_CURVE_LEVELS ?? '0,1000,2500,5
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 50);
 const CRASH_DELIVERIES = Number(process.env.BENCH_CRASH_DELIVERIES ?? 300);
 const PACKAGE_DIR = process.env.BENCH_PACKAGE_DIR || undefined;
+const BASELINE_DIR = process.env.BENCH_BASELINE_DIR || undefined;
 const OUTPUT = process.env.BENCH_OUTPUT ?? 'bench-n8n.json';
 const PARTS = new Set((process.env.BENCH_PARTS ?? 'curve,lazy,defaults,crash').split(','));
 const CRASH_SETTINGS = new Set((process.env.BENCH_CRASH_SETTINGS ?? 'lazy').split(','));
@@ -111,24 +118,43 @@ const SETTING_LABELS: Record<Setting, string> = {
 	defaults: "n8n's defaults",
 };
 
-/** The measured starts, in the order each round runs them. */
-type Start = TriggerStart | 'webhookNode';
-const STARTS: Start[] = [...TRIGGER_STARTS, 'webhookNode'];
+/** The measured starts, in the order each round runs them: each baseline right after this build's. */
+type Start = TriggerStart | 'baselineFresh' | 'baselineFilled' | 'webhookNode';
+const BASELINE_OF: Partial<Record<Start, Start>> = {
+	triggerFresh: 'baselineFresh',
+	triggerFilled: 'baselineFilled',
+};
+const STARTS: Start[] = [
+	...TRIGGER_STARTS.flatMap((start) =>
+		BASELINE_DIR && BASELINE_OF[start] ? [start, BASELINE_OF[start]] : [start],
+	),
+	'webhookNode',
+];
+/** The starts given a new workflow each round, and those pre-filled with the same events. */
+const FRESH = new Set<Start>(['triggerFresh', 'baselineFresh']);
+const FILLED = new Set<Start>(['triggerFilled', 'baselineFilled']);
 const KIND: Record<Start, StartKind> = {
 	triggerFresh: 'trigger',
 	triggerFilled: 'trigger',
+	baselineFresh: 'baseline',
+	baselineFilled: 'baseline',
 	minimal: 'minimal',
 	durableFloor: 'durableFloor',
 	rememberingFloor: 'rememberingFloor',
 	webhookNode: 'webhookNode',
 };
-const LABELS: Record<Start, string> = { ...TRIGGER_START_LABELS, webhookNode: 'Webhook node' };
+const LABELS: Record<Start, string> = {
+	...TRIGGER_START_LABELS,
+	baselineFresh: 'baseline trigger, fresh',
+	baselineFilled: 'baseline trigger, pre-filled',
+	webhookNode: 'Webhook node',
+};
 
 /** One instance and its current workload per start; B's workload and its events live for the whole run. */
 interface Bench {
 	instances: Partial<Record<Start, BenchInstance>>;
 	work: Partial<Record<Start, Workload>>;
-	/** Every event sent to B's workflow, oldest first. */
+	/** Every event sent to B's workflow (and the baseline's pre-filled one), oldest first. */
 	filledEvents: Event[];
 	lastEvents: Partial<Record<Start, Event[]>>;
 }
@@ -163,7 +189,14 @@ async function fill(bench: Bench, count: number, total?: FillFigures): Promise<F
 	const events = newEvents(count);
 	const figures = await sendAndCount(work, events);
 	bench.filledEvents.push(...events);
+	await sameEventsToBaseline(bench, events);
 	return addFill(total, figures, count);
+}
+
+/** Sends events B's workflow took outside the rounds to the baseline's pre-filled one too (not measured): both keep the same history. */
+async function sameEventsToBaseline(bench: Bench, events: Event[]): Promise<void> {
+	const work = bench.work.baselineFilled;
+	if (work && events.length > 0) await sendAndCount(work, events);
 }
 
 function emptySend(): SendFigures {
@@ -188,8 +221,7 @@ interface RememberedCheck {
  * (a bound of 5,000 lets older ones go): all should be answered as duplicates and start nothing,
  * which shows the pre-fill is remembered (inside the duplicate window) when the rounds start.
  */
-async function checkRemembered(bench: Bench): Promise<RememberedCheck> {
-	const work = bench.work.triggerFilled!;
+async function checkRemembered(bench: Bench, work: Workload): Promise<RememberedCheck> {
 	const candidates = bench.filledEvents.slice(-Math.max(1, PREFILL - DELIVERIES));
 	const step = Math.max(1, Math.floor(candidates.length / 50));
 	const sample = candidates.filter((_event, index) => index % step === 0).slice(0, 50);
@@ -210,10 +242,10 @@ async function checkRemembered(bench: Bench): Promise<RememberedCheck> {
  */
 async function sameHistory(bench: Bench): Promise<Partial<Record<Start, number>>> {
 	const count = bench.filledEvents.length;
-	const sent: Partial<Record<Start, number>> = { triggerFilled: count };
+	const sent: Partial<Record<Start, number>> = { triggerFilled: count, baselineFilled: count };
 	for (const start of STARTS) {
 		const instance = bench.instances[start];
-		if (start === 'triggerFilled' || !instance || count === 0) continue;
+		if (FILLED.has(start) || !instance || count === 0) continue;
 		progress(`The same history for the ${LABELS[start]} n8n: ${count} deliveries ...`);
 		await sendAndCount(await instance.workload(KIND[start]), newEvents(count));
 		sent[start] = count;
@@ -248,6 +280,7 @@ async function curve(bench: Bench): Promise<{ points: CurvePoint[]; fill: FillFi
 		const events = newEvents(DELIVERIES);
 		const trigger = await measureBatch(work, events);
 		bench.filledEvents.push(...events);
+		await sameEventsToBaseline(bench, events);
 		progress(`    ${describe(trigger)}`);
 		progress(`  curve: minimal trigger (anchor): ${DELIVERIES} deliveries ...`);
 		const minimal = await measureBatch(bench.work.minimal!, newEvents(DELIVERIES));
@@ -257,13 +290,18 @@ async function curve(bench: Bench): Promise<{ points: CurvePoint[]; fill: FillFi
 	return { points, fill: filled ?? addFill(undefined, emptySend(), 0) };
 }
 
+function rememberedText(check: RememberedCheck): string {
+	return `${check.duplicateAnswers} of ${check.resent} answered as duplicates, ${check.newExecutions} new executions (static data ${check.staticDataBytes} bytes)`;
+}
+
 function describe(batch: BatchFigures): string {
 	return `${seconds(batch.cpuSeconds)} CPU (${batch.cpuMsPerDelivery.toFixed(1)} ms per delivery), wall ${ms(batch.wallMs)}, p99 ${ms(batch.p99Ms)}, peak ${mib(batch.peakRssBytes)}, answers ${JSON.stringify(batch.answers)}, executions ${batch.counts.executions} (missing ${batch.counts.missing}, doubled ${batch.counts.doubled}), load ${loadCell(batch)}`;
 }
 
 interface SettingFigures {
 	env: Record<string, string>;
-	remembered: RememberedCheck | undefined;
+	/** For each pre-filled start. */
+	remembered: Partial<Record<Start, RememberedCheck>>;
 	/** Distinct events sent to B's workflow before each of its measured batches. */
 	filledRememberedBefore: number[];
 	rounds: Record<Start, BatchFigures[]>;
@@ -284,11 +322,12 @@ async function runSetting(bench: Bench, setting: Setting): Promise<SettingFigure
 		for (const url of bench.work[start]?.urls ?? []) await waitForWebhook(url);
 		await warmUp(instance, KIND[start]);
 	}
-	const remembered = bench.work.triggerFilled ? await checkRemembered(bench) : undefined;
-	if (remembered)
-		progress(
-			`  pre-fill still remembered: ${remembered.duplicateAnswers} of ${remembered.resent} resent answered as duplicates, ${remembered.newExecutions} new executions; static data ${remembered.staticDataBytes} bytes`,
-		);
+	const remembered: Partial<Record<Start, RememberedCheck>> = {};
+	for (const start of STARTS.filter((each) => FILLED.has(each))) {
+		const check = await checkRemembered(bench, bench.work[start]!);
+		remembered[start] = check;
+		progress(`  pre-fill still remembered: ${LABELS[start]}: ${rememberedText(check)}`);
+	}
 	const rounds = Object.fromEntries(STARTS.map((start) => [start, []])) as unknown as Record<
 		Start,
 		BatchFigures[]
@@ -296,12 +335,13 @@ async function runSetting(bench: Bench, setting: Setting): Promise<SettingFigure
 	const filledRememberedBefore: number[] = [];
 	for (let round = 1; round <= ROUNDS; round++) {
 		for (const start of STARTS) {
-			if (start === 'triggerFresh')
-				bench.work.triggerFresh = await bench.instances.triggerFresh!.workload('trigger');
+			if (FRESH.has(start)) bench.work[start] = await bench.instances[start]!.workload(KIND[start]);
 			const work = bench.work[start]!;
 			if (start === 'triggerFilled') filledRememberedBefore.push(bench.filledEvents.length);
 			progress(`  round ${round}/${ROUNDS}: ${LABELS[start]}: ${DELIVERIES} deliveries ...`);
-			const events = newEvents(DELIVERIES);
+			// The baseline's pre-filled workflow takes the batch B's took just before.
+			const events =
+				start === 'baselineFilled' ? bench.lastEvents.triggerFilled! : newEvents(DELIVERIES);
 			const batch = await measureBatch(work, events);
 			if (start === 'triggerFilled') bench.filledEvents.push(...events);
 			bench.lastEvents[start] = events;
@@ -322,6 +362,7 @@ async function runSetting(bench: Bench, setting: Setting): Promise<SettingFigure
 		for (const start of ['triggerFresh', 'triggerFilled', 'webhookNode'] as const) {
 			progress(`  crash: ${LABELS[start]} ...`);
 			const instance = bench.instances[start]!;
+			let crashEvents: Event[] = [];
 			figures.crash[start] = await crashTest(
 				bench.work[start]!,
 				{
@@ -333,9 +374,13 @@ async function runSetting(bench: Bench, setting: Setting): Promise<SettingFigure
 				bench.lastEvents[start]!,
 				CRASH_DELIVERIES,
 				(events) => {
-					if (start === 'triggerFilled') bench.filledEvents.push(...events);
+					crashEvents = events;
 				},
 			);
+			if (start === 'triggerFilled') {
+				bench.filledEvents.push(...crashEvents);
+				await sameEventsToBaseline(bench, crashEvents);
+			}
 		}
 	}
 	return figures;
@@ -347,19 +392,24 @@ interface SettingSummary {
 	ratios: Record<string, Comparison>;
 }
 
-const RATIOS: Array<[string, Start, Start]> = [
-	['pre-filled ÷ fresh', 'triggerFilled', 'triggerFresh'],
-	['fresh ÷ minimal trigger', 'triggerFresh', 'minimal'],
-	['pre-filled ÷ minimal trigger', 'triggerFilled', 'minimal'],
-	['fresh ÷ durable floor', 'triggerFresh', 'durableFloor'],
-	['pre-filled ÷ durable floor', 'triggerFilled', 'durableFloor'],
-	['durable floor ÷ minimal trigger', 'durableFloor', 'minimal'],
-	['pre-filled ÷ floor keeping 5,000', 'triggerFilled', 'rememberingFloor'],
-	['floor keeping 5,000 ÷ durable floor', 'rememberingFloor', 'durableFloor'],
-	['floor keeping 5,000 ÷ minimal trigger', 'rememberingFloor', 'minimal'],
-	['fresh ÷ Webhook node', 'triggerFresh', 'webhookNode'],
-	['pre-filled ÷ Webhook node', 'triggerFilled', 'webhookNode'],
-];
+/** The ratios reported, of the starts measured. */
+const RATIOS = (
+	[
+		['fresh: this build ÷ baseline', 'triggerFresh', 'baselineFresh'],
+		['pre-filled: this build ÷ baseline', 'triggerFilled', 'baselineFilled'],
+		['pre-filled ÷ fresh', 'triggerFilled', 'triggerFresh'],
+		['fresh ÷ minimal trigger', 'triggerFresh', 'minimal'],
+		['pre-filled ÷ minimal trigger', 'triggerFilled', 'minimal'],
+		['fresh ÷ durable floor', 'triggerFresh', 'durableFloor'],
+		['pre-filled ÷ durable floor', 'triggerFilled', 'durableFloor'],
+		['durable floor ÷ minimal trigger', 'durableFloor', 'minimal'],
+		['pre-filled ÷ floor keeping 5,000', 'triggerFilled', 'rememberingFloor'],
+		['floor keeping 5,000 ÷ durable floor', 'rememberingFloor', 'durableFloor'],
+		['floor keeping 5,000 ÷ minimal trigger', 'rememberingFloor', 'minimal'],
+		['fresh ÷ Webhook node', 'triggerFresh', 'webhookNode'],
+		['pre-filled ÷ Webhook node', 'triggerFilled', 'webhookNode'],
+	] satisfies Array<[string, Start, Start]>
+).filter(([, ours, theirs]) => STARTS.includes(ours) && STARTS.includes(theirs));
 
 function summarise(figures: SettingFigures): SettingSummary {
 	const of = (start: Start, pick: (batch: BatchFigures) => number): number[] =>
@@ -402,7 +452,9 @@ function settingTables(setting: Setting, figures: SettingFigures, summary: Setti
 			list.map(loadCell).join(', '),
 		];
 	});
-	const remembered = figures.remembered;
+	const remembered = Object.entries(figures.remembered).map(
+		([start, check]) => `${LABELS[start as Start]}: ${rememberedText(check)}`,
+	);
 	return [
 		`### ${SETTING_LABELS[setting]}: ${ROUNDS} rounds of ${DELIVERIES} deliveries, ${IN_FLIGHT} in flight, alternated (median, min–max)`,
 		'',
@@ -420,7 +472,7 @@ function settingTables(setting: Setting, figures: SettingFigures, summary: Setti
 			perStart,
 		),
 		'',
-		`Pre-filled: ${figures.filledRememberedBefore.join(', ')} distinct events sent before its batches${remembered ? `; ${remembered.duplicateAnswers} of ${remembered.resent} earlier events resent before the rounds answered as duplicates, ${remembered.newExecutions} new executions (static data ${remembered.staticDataBytes} bytes)` : ''}. The floor keeping 5,000 digests: static data ${figures.floorStaticDataBytes} bytes after the rounds.`,
+		`Pre-filled: ${figures.filledRememberedBefore.join(', ')} distinct events sent before its batches; earlier events resent before the rounds: ${remembered.join('; ')}. The floor keeping 5,000 digests: static data ${figures.floorStaticDataBytes} bytes after the rounds.`,
 		'',
 		comparisonTable(RATIOS.map(([label]) => [label, summary.ratios[label]])),
 	].join('\n');
@@ -505,6 +557,7 @@ async function main(): Promise<void> {
 		at: new Date().toISOString(),
 		cpus: os.cpus().length,
 		package: packageSource(PACKAGE_DIR),
+		baseline: BASELINE_DIR ? packageSource(BASELINE_DIR) : undefined,
 		triggerVersion: TRIGGER_VERSION,
 		deliveries: DELIVERIES,
 		inFlight: IN_FLIGHT,
@@ -513,16 +566,16 @@ async function main(): Promise<void> {
 	};
 	const report: string[] = [];
 	try {
-		progress('Packing the package and the minimal trigger ...');
+		progress('Packing the packages ...');
 		const tarballs = [
 			await packageTarball(PACKAGE_DIR, scratch),
 			await minimalTriggerTarball(scratch),
+			...(BASELINE_DIR ? [await baselineTarball(BASELINE_DIR, scratch)] : []),
 		];
 		for (const start of STARTS.filter((each) => needs.has(each))) {
 			progress(`Starting the n8n of the ${LABELS[start]} ...`);
 			bench.instances[start] = await BenchInstance.create(start, installDir, tarballs, firstEnv);
-			if (start !== 'triggerFresh')
-				bench.work[start] = await bench.instances[start].workload(KIND[start]);
+			if (!FRESH.has(start)) bench.work[start] = await bench.instances[start].workload(KIND[start]);
 		}
 		if (PARTS.has('curve')) {
 			progress('Curve (lazy isolates) ...');
@@ -563,7 +616,7 @@ async function main(): Promise<void> {
 	result.loadAtEnd = loadAverage();
 	const file = writeFigures(OUTPUT, result);
 	process.stdout.write(
-		`\nPackage: ${JSON.stringify(result.package)}, trigger version ${TRIGGER_VERSION}${MINIMAL_WITH_CREDENTIAL ? ', minimal trigger with a credential' : ''}, n8n settings added: ${JSON.stringify(EXTRA_ENV)}\n\n${report.join('\n\n')}\n\nWhole run: ${seconds(result.wallSeconds as number)}; load ${loadAtStart.join(' ')} → ${(result.loadAtEnd as number[]).join(' ')}\nFigures: ${file}\n`,
+		`\nPackage: ${JSON.stringify(result.package)}${BASELINE_DIR ? `, baseline: ${JSON.stringify(result.baseline)}` : ''}, trigger version ${TRIGGER_VERSION}${MINIMAL_WITH_CREDENTIAL ? ', minimal trigger with a credential' : ''}, n8n settings added: ${JSON.stringify(EXTRA_ENV)}\n\n${report.join('\n\n')}\n\nWhole run: ${seconds(result.wallSeconds as number)}; load ${loadAtStart.join(' ')} → ${(result.loadAtEnd as number[]).join(' ')}\nFigures: ${file}\n`,
 	);
 }
 

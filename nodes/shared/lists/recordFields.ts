@@ -19,6 +19,12 @@ export function textOf(value: unknown): string | undefined {
 		: nonBlankString(value);
 }
 
+/** A finite number, or a non-blank string holding one; anything else as undefined. */
+export function numberOf(value: unknown): number | undefined {
+	const parsed = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+	return typeof parsed === 'number' && Number.isFinite(parsed) ? parsed : undefined;
+}
+
 /** Case-insensitive: does any of the record's text fields contain the filter? An empty filter matches all. */
 export function recordContains(
 	record: IDataObject,

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { isRecord } from './recordFields';
+import { isRecord, numberOf } from './recordFields';
+import { readHeader } from '../http/headers';
 
 /** Where a page of a list is: the link or query the service gave for it (none for the first page). */
 export interface PageRef {
@@ -35,15 +36,9 @@ function findList(body: IDataObject, plural: string): unknown[] | undefined {
 	return undefined;
 }
 
-function asNumber(value: unknown): number | undefined {
-	const parsed = typeof value === 'string' ? Number(value) : value;
-	return typeof parsed === 'number' && Number.isFinite(parsed) ? parsed : undefined;
-}
-
 /** `<https://…?page=2>; rel="next"` (RFC 8288). */
-export function nextFromLinkHeader(link: unknown): string | undefined {
-	const value = Array.isArray(link) ? link.join(',') : typeof link === 'string' ? link : '';
-	for (const part of value.split(',')) {
+export function nextFromLinkHeader(link: string | undefined): string | undefined {
+	for (const part of (link ?? '').split(',')) {
 		const match = /<([^>]+)>\s*;(.*)/.exec(part.trim());
 		if (match && /rel="?([^";]*\s)?next(\s[^";]*)?"?/i.test(match[2])) return match[1];
 	}
@@ -66,8 +61,8 @@ function nextFromBody(body: IDataObject): PageRef | undefined {
 				return { qs: { cursor } };
 			}
 		}
-		const page = asNumber(holder.page ?? holder.currentPage ?? holder.current_page);
-		const total = asNumber(
+		const page = numberOf(holder.page ?? holder.currentPage ?? holder.current_page);
+		const total = numberOf(
 			holder.totalPages ?? holder.total_pages ?? holder.pageCount ?? holder.last_page,
 		);
 		if (page !== undefined && total !== undefined) {
@@ -87,13 +82,11 @@ export function unwrapList(
 	plural: string,
 	headers: IDataObject = {},
 ): { records: IDataObject[]; next?: PageRef } | undefined {
-	const linkNext = nextFromLinkHeader(headers.link ?? headers.Link);
-	if (Array.isArray(body)) {
-		return { records: toRecords(body), next: linkNext ? { url: linkNext } : undefined };
-	}
+	const linkNext = nextFromLinkHeader(readHeader(headers, 'link'));
+	const fromLink = linkNext === undefined ? undefined : { url: linkNext };
+	if (Array.isArray(body)) return { records: toRecords(body), next: fromLink };
 	if (!isRecord(body)) return undefined;
 	const list = findList(body, plural);
 	if (!list) return undefined;
-	const next = nextFromBody(body) ?? (linkNext ? { url: linkNext } : undefined);
-	return { records: toRecords(list), next };
+	return { records: toRecords(list), next: nextFromBody(body) ?? fromLink };
 }

@@ -57,23 +57,15 @@ export function unwrapRecord(
 	return isRecord(body) ? body : { value: body as IDataObject[string] };
 }
 
-/** Date fields a record may carry, most telling first. */
-export const RECORD_DATE_FIELDS = [
-	'createdAt',
-	'created_at',
-	'detectedAt',
-	'detected_at',
-	'startedAt',
-	'started_at',
-	'publishedAt',
-	'published_at',
-	'finishedAt',
-	'finished_at',
-	'updatedAt',
-	'updated_at',
+/** Date fields a record may carry, most telling first, each as `createdAt` and as `created_at`. */
+const RECORD_DATE_FIELDS = [
+	...['created', 'detected', 'started', 'published', 'finished', 'updated'].flatMap((event) => [
+		`${event}At`,
+		`${event}_at`,
+	]),
 	'date',
 	'timestamp',
-] as const;
+];
 
 /**
  * The time of a record in epoch milliseconds, from the first of `fields` that holds a date

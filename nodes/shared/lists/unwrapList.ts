@@ -21,17 +21,14 @@ function toRecords(list: unknown[]): IDataObject[] {
 }
 
 function findList(body: IDataObject, plural: string): unknown[] | undefined {
-	for (const key of [plural, ...LIST_KEYS]) {
-		if (Array.isArray(body[key])) return body[key] as unknown[];
-	}
+	const named = [plural, ...LIST_KEYS].map((key) => body[key]);
 	const arrays = Object.values(body).filter(Array.isArray);
-	if (arrays.length === 1) return arrays[0];
-	for (const key of [plural, ...LIST_KEYS]) {
-		const inner = body[key];
-		if (isRecord(inner)) {
-			const nested = findList(inner, plural);
-			if (nested) return nested;
-		}
+	const list = named.find(Array.isArray) ?? (arrays.length === 1 ? arrays[0] : undefined);
+	if (list) return list as unknown[];
+	// Else the list inside an object under one of those keys, e.g. `{ "data": { "items": [...] } }`.
+	for (const inner of named.filter(isRecord)) {
+		const nested = findList(inner, plural);
+		if (nested) return nested;
 	}
 	return undefined;
 }

@@ -7,6 +7,11 @@ export function isRecord(value: unknown): value is IDataObject {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** The value as a record: an object as it is, anything else as `{ value }`. */
+export function asRecord(value: unknown): IDataObject {
+	return isRecord(value) ? value : { value: value as IDataObject[string] };
+}
+
 /** A non-blank string, trimmed; anything else (numbers too) as undefined. */
 export function nonBlankString(value: unknown): string | undefined {
 	return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
@@ -53,8 +58,7 @@ export function unwrapRecord(
 			? inner
 			: body;
 	}
-	if (whenEmpty) return whenEmpty;
-	return isRecord(body) ? body : { value: body as IDataObject[string] };
+	return whenEmpty ?? asRecord(body);
 }
 
 /** Date fields a record may carry, most telling first, each as `createdAt` and as `created_at`. */

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { isRecord, numberOf } from './recordFields';
+import { asRecord, isRecord, numberOf, textOf } from './recordFields';
 import { readHeader } from '../http/headers';
 
 /** Where a page of a list is: the link or query the service gave for it (none for the first page). */
@@ -13,12 +13,6 @@ export interface PageRef {
 
 const LIST_KEYS = ['data', 'items', 'results', 'records', 'list'];
 const CURSOR_KEYS = ['nextCursor', 'next_cursor', 'cursor'];
-
-function toRecords(list: unknown[]): IDataObject[] {
-	return list.map((entry) =>
-		isRecord(entry) ? entry : { value: entry as IDataObject[keyof IDataObject] },
-	);
-}
 
 function findList(body: IDataObject, plural: string): unknown[] | undefined {
 	const named = [plural, ...LIST_KEYS].map((key) => body[key]);
@@ -52,12 +46,10 @@ function nextFromBody(body: IDataObject): PageRef | undefined {
 				: { qs: { cursor: next } };
 		}
 		if (isRecord(next) && typeof next.href === 'string') return { url: next.href };
-		for (const key of CURSOR_KEYS) {
-			const cursor = holder[key];
-			if ((typeof cursor === 'string' && cursor !== '') || typeof cursor === 'number') {
-				return { qs: { cursor } };
-			}
-		}
+		const cursor = CURSOR_KEYS.map((key) => holder[key]).find(
+			(value) => textOf(value) !== undefined,
+		);
+		if (cursor !== undefined) return { qs: { cursor } };
 		const page = numberOf(holder.page ?? holder.currentPage ?? holder.current_page);
 		const total = numberOf(
 			holder.totalPages ?? holder.total_pages ?? holder.pageCount ?? holder.last_page,
@@ -81,9 +73,9 @@ export function unwrapList(
 ): { records: IDataObject[]; next?: PageRef } | undefined {
 	const linkNext = nextFromLinkHeader(readHeader(headers, 'link'));
 	const fromLink = linkNext === undefined ? undefined : { url: linkNext };
-	if (Array.isArray(body)) return { records: toRecords(body), next: fromLink };
+	if (Array.isArray(body)) return { records: body.map(asRecord), next: fromLink };
 	if (!isRecord(body)) return undefined;
 	const list = findList(body, plural);
 	if (!list) return undefined;
-	return { records: toRecords(list), next: nextFromBody(body) ?? fromLink };
+	return { records: list.map(asRecord), next: nextFromBody(body) ?? fromLink };
 }

@@ -83,13 +83,6 @@ export class PerformanceServiceApi implements ICredentialType {
 			403: 'The API token is valid but may not read sites: use a token with the sites:read scope.',
 			404: `No API answered at <base URL>/sites: ${CHECK_BASE_URL}.`,
 		},
-		{
-			type: 'responseSuccessBody',
-			properties: {
-				key: 'sites',
-				value: undefined,
-				message: `Something answered at <base URL>/sites, but not with the Performance Service's list of sites: ${CHECK_BASE_URL}.`,
-			},
-		},
+		`Something answered at <base URL>/sites, but not with the Performance Service's list of sites: ${CHECK_BASE_URL}.`,
 	);
 }

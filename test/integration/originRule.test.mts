@@ -227,7 +227,7 @@ describe('resource-locator lists refuse a foreign page link and a foreign page t
 	it.each(pickers)(
 		'%s %s: a page token naming another host',
 		async (nodeType, method, _path, [credentialName, secret]) => {
-			const token = JSON.stringify({ url: `${foreign.origin}/v1/items?page=2` });
+			const token = `${foreign.origin}/v1/items?page=2`;
 			const error = await search(nodeType, method, token).catch((caught: unknown) => caught);
 
 			expectRefusal(error, foreign.origin, credentialName, secret);
@@ -239,7 +239,7 @@ describe('resource-locator lists refuse a foreign page link and a foreign page t
 	it.each(pickers)(
 		'%s %s: a same-origin page token continues the list',
 		async (nodeType, method, path) => {
-			const token = JSON.stringify({ url: `${baseUrl()}${path.slice(3)}?page=2` });
+			const token = `${baseUrl()}${path.slice(3)}?page=2`;
 			const { results } = await search(nodeType, method, token);
 
 			expect(results.map((result) => result.value)).toEqual([`${path.slice(4)}_2`]);

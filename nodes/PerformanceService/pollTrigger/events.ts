@@ -1,10 +1,6 @@
 import type { FilterField, PollEvent } from '../../shared/polling/pollEvent';
 import { PERFORMANCE_LIMITS, PERFORMANCE_SCOPES } from '../transport/serviceValues';
 
-export interface PerformancePollEvent extends PollEvent {
-	value: 'newSite' | 'newAudit' | 'siteStatusChanged';
-}
-
 /** The audits of one site: filled from the "Site" parameter, not from the Filters collection. */
 const AUDIT_SITE: FilterField = {
 	name: 'siteId',
@@ -21,7 +17,7 @@ const NEW_STATUS: FilterField = {
 	placeholder: 'e.g. DEGRADED, CRITICAL',
 };
 
-export const POLL_EVENTS: PerformancePollEvent[] = [
+export const POLL_EVENTS: PollEvent[] = [
 	{
 		value: 'newSite',
 		name: 'New Site',

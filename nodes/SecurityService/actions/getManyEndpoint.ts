@@ -9,13 +9,10 @@ import { SECURITY_SERVICE } from '../transport';
 
 /**
  * A resource's "Get Many" (`getAll`): Return All, Limit and Query Parameters over
- * `GET /<plural>`, read in whatever shape it comes, one record per output item.
+ * `GET /<resource>s`, read in whatever shape it comes, one record per output item.
  */
-export function getManyOperation(
-	resource: string,
-	plural: string,
-	optionDescription: string,
-): OperationModule {
+export function getManyOperation(resource: string, optionDescription: string): OperationModule {
+	const plural = `${resource}s`;
 	return {
 		option: { name: 'Get Many', action: `Get many ${plural}`, description: optionDescription },
 		description: [

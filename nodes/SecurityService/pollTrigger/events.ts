@@ -1,9 +1,5 @@
 import type { FilterField, PollEvent } from '../../shared/polling/pollEvent';
 
-export interface SecurityPollEvent extends PollEvent {
-	value: 'newThreat' | 'newScan' | 'newUpdate' | 'newReport';
-}
-
 const SITE: FilterField = {
 	name: 'siteId',
 	displayName: 'Site ID',
@@ -11,7 +7,12 @@ const SITE: FilterField = {
 	placeholder: 'e.g. st_1, st_2',
 };
 
-export const POLL_EVENTS: SecurityPollEvent[] = [
+/** A filter on the record field of its name. */
+function fieldFilter(name: string, displayName: string, placeholder: string): FilterField {
+	return { name, displayName, fields: [name], placeholder };
+}
+
+export const POLL_EVENTS: PollEvent[] = [
 	{
 		value: 'newThreat',
 		name: 'New Threat',
@@ -19,14 +20,9 @@ export const POLL_EVENTS: SecurityPollEvent[] = [
 		path: '/threats',
 		plural: 'threats',
 		filters: [
-			{
-				name: 'severity',
-				displayName: 'Severity',
-				fields: ['severity'],
-				placeholder: 'e.g. critical, high',
-			},
-			{ name: 'status', displayName: 'Status', fields: ['status'], placeholder: 'e.g. open' },
-			{ name: 'type', displayName: 'Type', fields: ['type'], placeholder: 'e.g. malware' },
+			fieldFilter('severity', 'Severity', 'e.g. critical, high'),
+			fieldFilter('status', 'Status', 'e.g. open'),
+			fieldFilter('type', 'Type', 'e.g. malware'),
 			SITE,
 		],
 	},
@@ -36,15 +32,7 @@ export const POLL_EVENTS: SecurityPollEvent[] = [
 		description: 'A scan appears in the scan list',
 		path: '/scans',
 		plural: 'scans',
-		filters: [
-			{
-				name: 'status',
-				displayName: 'Status',
-				fields: ['status'],
-				placeholder: 'e.g. completed, failed',
-			},
-			SITE,
-		],
+		filters: [fieldFilter('status', 'Status', 'e.g. completed, failed'), SITE],
 	},
 	{
 		value: 'newUpdate',
@@ -52,10 +40,7 @@ export const POLL_EVENTS: SecurityPollEvent[] = [
 		description: 'An available update appears in the update list',
 		path: '/updates',
 		plural: 'updates',
-		filters: [
-			{ name: 'type', displayName: 'Type', fields: ['type'], placeholder: 'e.g. core, plugin' },
-			SITE,
-		],
+		filters: [fieldFilter('type', 'Type', 'e.g. core, plugin'), SITE],
 	},
 	{
 		value: 'newReport',

@@ -19,8 +19,7 @@ export function readErrorBody(body: unknown): ServiceErrorDetails {
 		try {
 			parsed = JSON.parse(body);
 		} catch {
-			const text = body.trim().slice(0, 300);
-			return { message: text === '' ? undefined : text, fields: {} };
+			return { message: nonBlankString(body)?.slice(0, 300), fields: {} };
 		}
 	}
 	if (!isRecord(parsed)) return { message: nonBlankString(parsed), fields: {} };

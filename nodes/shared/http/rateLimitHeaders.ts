@@ -2,6 +2,7 @@
 
 import { epochToMilliseconds } from './epochTime';
 import { readHeader, type HeaderBag } from './headers';
+import { numberOf } from '../lists/recordFields';
 
 export interface RateLimitInfo {
 	limit?: number;
@@ -13,15 +14,9 @@ export interface RateLimitInfo {
 /** From here on a reset value is an epoch timestamp, below it seconds until the reset (no delay of 30 years is plausible). */
 const EPOCH_FROM = 1e9;
 
-function toNumber(value: string | undefined): number | undefined {
-	if (value === undefined || value.trim() === '') return undefined;
-	const parsed = Number(value.trim());
-	return Number.isFinite(parsed) ? parsed : undefined;
-}
-
 /** X-RateLimit-Reset may be epoch milliseconds, epoch seconds or seconds until the reset; told apart by magnitude. */
 export function parseResetValue(value: string | undefined, now: number): Date | undefined {
-	const parsed = toNumber(value);
+	const parsed = numberOf(value);
 	if (parsed === undefined || parsed < 0) return undefined;
 	if (parsed >= EPOCH_FROM) return new Date(epochToMilliseconds(parsed));
 	return new Date(now + parsed * 1000);
@@ -29,10 +24,9 @@ export function parseResetValue(value: string | undefined, now: number): Date | 
 
 /** Retry-After is either delta-seconds or an HTTP date (RFC 9110). */
 export function parseRetryAfter(value: string | undefined, now: number): Date | undefined {
-	if (value === undefined || value.trim() === '') return undefined;
-	const seconds = toNumber(value);
+	const seconds = numberOf(value);
 	if (seconds !== undefined) return seconds >= 0 ? new Date(now + seconds * 1000) : undefined;
-	const date = Date.parse(value);
+	const date = Date.parse(value ?? '');
 	return Number.isNaN(date) ? undefined : new Date(date);
 }
 
@@ -40,8 +34,8 @@ export function readRateLimit(headers: HeaderBag, now: number = Date.now()): Rat
 	const retryAfter = parseRetryAfter(readHeader(headers, 'retry-after'), now);
 	const reset = parseResetValue(readHeader(headers, 'x-ratelimit-reset'), now);
 	return {
-		limit: toNumber(readHeader(headers, 'x-ratelimit-limit')),
-		remaining: toNumber(readHeader(headers, 'x-ratelimit-remaining')),
+		limit: numberOf(readHeader(headers, 'x-ratelimit-limit')),
+		remaining: numberOf(readHeader(headers, 'x-ratelimit-remaining')),
 		resetAt: retryAfter ?? reset,
 	};
 }

@@ -29,14 +29,8 @@ const MAX_RATE_LIMIT_RETRIES = 3;
 const REQUEST_TIMEOUT_MS = 60_000;
 const RESET_MARGIN_MS = 250;
 
-function cancellation(ctx: ServiceContext): () => boolean {
-	const signal = 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
-	return () => signal?.aborted === true;
-}
-
 /** Sleeps in short steps so that a cancelled execution stops waiting. */
-async function waitUnlessCancelled(ctx: ServiceContext, ms: number): Promise<void> {
-	const cancelled = cancellation(ctx);
+async function waitUnlessCancelled(ms: number, cancelled: () => boolean): Promise<void> {
 	const until = Date.now() + ms;
 	while (!cancelled() && Date.now() < until) {
 		await sleep(Math.min(until - Date.now(), 1000));
@@ -101,49 +95,6 @@ async function credentialOfContext(
 	};
 }
 
-async function send(
-	ctx: ServiceContext,
-	profile: ServiceProfile,
-	options: IHttpRequestOptions,
-	request: ServiceRequest,
-): Promise<IN8nHttpFullResponse> {
-	try {
-		return (await ctx.helpers.httpRequestWithAuthentication.call(
-			ctx,
-			profile.credentialType,
-			options,
-			await credentialOfContext(ctx, profile),
-		)) as IN8nHttpFullResponse;
-	} catch (error) {
-		const failure = describeUnreachable(profile, options.url, error);
-		// The underlying error's message when there is one (n8n wraps the request library's).
-		const { cause } = error as { cause?: unknown };
-		const raw = cause instanceof Error ? cause : error;
-		const message = raw instanceof Error ? raw.message : String(raw);
-		return fail(ctx, request, { code: failure.httpCode, message }, failure);
-	}
-}
-
-function parseBody(
-	ctx: ServiceContext,
-	profile: ServiceProfile,
-	response: IN8nHttpFullResponse,
-	request: ServiceRequest,
-): unknown {
-	const text = typeof response.body === 'string' ? response.body : '';
-	if (text.trim() === '') return {};
-	try {
-		return JSON.parse(text);
-	} catch {
-		return fail(
-			ctx,
-			request,
-			{ body: text.slice(0, 500) },
-			describeUnreadable(profile, response, request),
-		);
-	}
-}
-
 /**
  * The package's one request function: every request to either service, and every URL either
  * service names, passes here. Goes through the credential's authentication; only a 429 is
@@ -173,36 +124,55 @@ export async function requestService(
 
 	const requestAtUrl: ServiceRequest = { ...request, url: options.url };
 	const pacer = await readPacer(ctx, profile);
+	const credential = await credentialOfContext(ctx, profile);
+	const signal = 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
+	const cancelled = () => signal?.aborted === true;
 	for (let retries = 0; ; retries++) {
-		const admission = await pacer.admit(NEAR_RESET_MS, cancellation(ctx));
+		const admission = await pacer.admit(NEAR_RESET_MS, cancelled);
 		if (!admission.admitted) {
 			const failure = describeHeldBack(profile, admission.heldUntil, requestAtUrl);
 			fail(ctx, request, { status: 429 }, failure);
 		}
-		// A request that got no answer still leaves its place in flight; the answer's headers teach the pace.
-		const response = await send(ctx, profile, options, request).catch(async (error: unknown) => {
+		let response: IN8nHttpFullResponse;
+		try {
+			response = (await ctx.helpers.httpRequestWithAuthentication.call(
+				ctx,
+				profile.credentialType,
+				options,
+				credential,
+			)) as IN8nHttpFullResponse;
+		} catch (error) {
+			// No answer: the request leaves its place in flight; an answer's headers teach the pace.
 			admission.settle();
-			return await Promise.reject(error);
-		});
+			const failure = describeUnreachable(profile, options.url, error);
+			// The underlying error's message when there is one (n8n wraps the request library's).
+			const { cause } = error as { cause?: unknown };
+			const raw = cause instanceof Error ? cause : error;
+			const message = raw instanceof Error ? raw.message : String(raw);
+			fail(ctx, request, { code: failure.httpCode, message }, failure);
+		}
 		const rateLimit = readRateLimit(response.headers);
 		const status = response.statusCode;
 		admission.settle({ status, rateLimit, ownLimit: request.ownRateLimit });
 		if (status === 429 && retries < MAX_RATE_LIMIT_RETRIES) {
 			const waitMs = waitForResetMs(rateLimit, Date.now());
 			if (waitMs !== undefined) {
-				await waitUnlessCancelled(ctx, waitMs + RESET_MARGIN_MS);
+				await waitUnlessCancelled(waitMs + RESET_MARGIN_MS, cancelled);
 				continue;
 			}
 		}
+		const text = typeof response.body === 'string' ? response.body : '';
 		if (status >= 400 || status < 200) {
-			const body = typeof response.body === 'string' ? response.body : '';
-			const failure = describeFailure(profile, status, body, rateLimit, requestAtUrl, retries);
-			fail(ctx, request, { status, body: body.slice(0, 2000) }, failure);
+			const failure = describeFailure(profile, status, text, rateLimit, requestAtUrl, retries);
+			fail(ctx, request, { status, body: text.slice(0, 2000) }, failure);
 		}
-		return {
-			url: options.url,
-			body: parseBody(ctx, profile, response, requestAtUrl),
-			headers: response.headers,
-		};
+		let body: unknown = {};
+		try {
+			if (text.trim() !== '') body = JSON.parse(text);
+		} catch {
+			const failure = describeUnreadable(profile, response, requestAtUrl);
+			fail(ctx, request, { body: text.slice(0, 500) }, failure);
+		}
+		return { url: options.url, body, headers: response.headers };
 	}
 }

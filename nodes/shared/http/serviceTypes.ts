@@ -1,21 +1,12 @@
 import type {
+	IAllExecuteFunctions,
 	ICredentialDataDecryptedObject,
 	IDataObject,
-	IExecuteFunctions,
-	IHookFunctions,
 	IHttpRequestMethods,
-	ILoadOptionsFunctions,
-	IPollFunctions,
-	IWebhookFunctions,
 } from 'n8n-workflow';
 
 /** The n8n contexts that send requests: nodes, list searches, polling triggers, webhook calls and their hooks. */
-export type ServiceContext =
-	| IExecuteFunctions
-	| ILoadOptionsFunctions
-	| IPollFunctions
-	| IHookFunctions
-	| IWebhookFunctions;
+export type ServiceContext = IAllExecuteFunctions;
 
 /** Which service a request goes to, and how messages name it and its credential. */
 export interface ServiceProfile {

@@ -5,31 +5,25 @@ import { parseUrl } from '../http/baseUrl';
 import { requestService } from '../http/serviceRequest';
 import type { ServiceContext, ServiceProfile, ServiceRequest } from '../http/serviceTypes';
 
-export interface ListOptions {
-	/** Plural resource name, the key a wrapped list is most likely under (`threats`). */
-	plural: string;
-	returnAll: boolean;
-	limit: number;
-}
-
-export interface ListPageResult {
-	/** The URL this page came from. */
-	url: string;
+/** One page of a list: its records and the following page, when the service named one. */
+export interface ListPage {
 	records: IDataObject[];
-	/** The following page, when the service named one and this page was not empty. */
 	next?: PageRef;
 }
 
 /** A list is read to at most this many pages; one with more fails rather than coming back cut short. */
 export const MAX_PAGES = 1000;
 
-/** One page of a list in any shape, and the request for the page after it. */
+/**
+ * One page of a list in any shape, the URL it came from, and the request for the page after it
+ * (none after an empty page).
+ */
 export async function fetchListPage(
 	ctx: ServiceContext,
 	profile: ServiceProfile,
 	request: ServiceRequest,
 	plural: string,
-): Promise<ListPageResult> {
+): Promise<ListPage & { url: string }> {
 	const response = await requestService(ctx, profile, request);
 	const list = unwrapList(response.body, plural, response.headers);
 	if (!list) {
@@ -53,17 +47,8 @@ export async function fetchListPage(
 
 export type { PageRef };
 
-/** Reads one page of a list (the first when `at` is undefined): its records and where the next one is. */
-export type PageReader = (
-	at: PageRef | undefined,
-) => Promise<{ records: IDataObject[]; next?: PageRef }>;
-
-/** One page of a list: where it was asked for (undefined: the first page), its records and the next page. */
-export interface ListPage {
-	at?: PageRef;
-	records: IDataObject[];
-	next?: PageRef;
-}
+/** Reads one page of a list (the first when `at` is undefined). */
+export type PageReader = (at: PageRef | undefined) => Promise<ListPage>;
 
 /** A reader of the pages of the list `request` asks for, a request each (`fetchListPage`). */
 export function pageReader(
@@ -84,10 +69,13 @@ function pageKey(at: PageRef | undefined): string {
 
 /**
  * The pages of a list from `from` (its first page when undefined) on, one request each, following
- * the service's links; a page whose link repeats one already read ends the list. The caller stops
- * reading when it has what it needs.
+ * the service's links, each with where it was asked for (`at`); a page whose link repeats one
+ * already read ends the list. The caller stops reading when it has what it needs.
  */
-export async function* listPages(readPage: PageReader, from?: PageRef): AsyncGenerator<ListPage> {
+export async function* listPages(
+	readPage: PageReader,
+	from?: PageRef,
+): AsyncGenerator<ListPage & { at?: PageRef }> {
 	const read = new Set<string>();
 	for (let at = from; ; ) {
 		const page = await readPage(at);
@@ -103,17 +91,17 @@ export async function* listPages(readPage: PageReader, from?: PageRef): AsyncGen
  * Reads a list in any shape and, for Return All (or a limit beyond the first page), follows the
  * pagination hints the service gave until there are none, a page is empty, or a link repeats.
  * More than `MAX_PAGES` pages is an error: a list is never returned cut short without saying so.
+ * `plural`: the resource's plural name, the key a wrapped list is most likely under (`threats`).
  */
 export async function fetchList(
 	ctx: ServiceContext,
 	profile: ServiceProfile,
 	request: ServiceRequest,
-	options: ListOptions,
+	options: { plural: string; returnAll: boolean; limit: number },
 ): Promise<IDataObject[]> {
-	const readPage = pageReader(ctx, profile, request, options.plural);
 	const records: IDataObject[] = [];
 	let pages = 0;
-	for await (const page of listPages(readPage)) {
+	for await (const page of listPages(pageReader(ctx, profile, request, options.plural))) {
 		records.push(...page.records);
 		pages++;
 		if (!options.returnAll && records.length >= options.limit) break;

@@ -1,14 +1,8 @@
-import {
-	NodeOperationError,
-	jsonParse,
-	type IDataObject,
-	type ILoadOptionsFunctions,
-	type INodeListSearchResult,
-} from 'n8n-workflow';
+import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
 import { fetchListPage, type PageRef } from './pagedRequests';
 import { textOf } from './recordFields';
-import type { ServiceProfile, ServiceRequest } from '../http/serviceTypes';
+import type { ServiceProfile } from '../http/serviceTypes';
 
 /** Stop reading pages once this many records matched; the rest loads when the list scrolls. */
 const ENOUGH_MATCHES = 50;
@@ -35,69 +29,48 @@ interface LocatorList {
 	sortByLabel?: boolean;
 }
 
-type LocatorListSearch = (
-	this: ILoadOptionsFunctions,
-	filter?: string,
-	paginationToken?: string,
-) => Promise<INodeListSearchResult>;
-
-/** The pagination token holds one URL: fold the next request's query into it. */
-function urlOf(next: PageRef, pageUrl: string): string {
+/** The next page as one URL, the next request's query folded in; undefined when it is the page itself. */
+function nextPageUrl(next: PageRef | undefined, pageUrl: string): string | undefined {
+	if (!next) return undefined;
 	const url = new URL(next.url ?? pageUrl);
 	for (const [key, value] of Object.entries(next.qs ?? {}))
 		url.searchParams.set(key, String(value));
-	return url.toString();
-}
-
-/**
- * The page URL a token holds. Where it points is checked by the request function like every
- * followed link: a token naming another host is refused there, before the key is sent.
- */
-function readToken(ctx: ILoadOptionsFunctions, token: string): string {
-	const { url } = jsonParse<{ url?: unknown }>(token, { fallbackValue: {} });
-	if (typeof url !== 'string' || url === '') {
-		throw new NodeOperationError(ctx.getNode(), 'The list could not be continued', {
-			description: 'Close the list and open it again.',
-		});
-	}
-	return url;
+	return url.href === pageUrl ? undefined : url.href;
 }
 
 /**
  * A resource locator's list search over a list endpoint: reads pages, keeping the records with
- * an ID that `accepts` keeps for the filter, until enough matched or a few pages were read; the
- * token continues where it stopped.
+ * an ID that `accepts` keeps for the filter, until enough matched or a few pages were read. The
+ * pagination token is the URL of the page where it stopped; where it points is checked by the
+ * request function like every followed link: a token naming another host is refused there,
+ * before the key is sent.
  */
-export function locatorListSearch(list: LocatorList): LocatorListSearch {
-	return async function (filter, paginationToken) {
-		let request: ServiceRequest = { method: 'GET', path: list.path, scope: list.scope };
-		if (paginationToken) request.url = readToken(this, paginationToken);
+export function locatorListSearch(list: LocatorList) {
+	return async function (
+		this: ILoadOptionsFunctions,
+		filter?: string,
+		paginationToken?: string,
+	): Promise<INodeListSearchResult> {
+		/** The page to read next (undefined: the first page, or none after the last one). */
+		let url = paginationToken || undefined;
 		const matched: IDataObject[] = [];
-		let token: string | undefined;
-
-		for (let pages = 0; ; pages++) {
-			if (pages === MAX_PAGES_PER_SEARCH || matched.length >= ENOUGH_MATCHES) {
-				token = JSON.stringify({ url: request.url });
-				break;
-			}
+		for (let pages = 0; pages < MAX_PAGES_PER_SEARCH && matched.length < ENOUGH_MATCHES; pages++) {
+			const request = { method: 'GET' as const, path: list.path, scope: list.scope, url };
 			const page = await fetchListPage(this, list.profile, request, list.plural);
 			matched.push(
 				...page.records.filter(
 					(record) => textOf(record.id) !== undefined && list.accepts(record, filter),
 				),
 			);
-			if (!page.next) break;
-			const nextUrl = urlOf(page.next, page.url);
-			if (nextUrl === page.url) break;
-			request = { ...request, url: nextUrl };
+			url = nextPageUrl(page.next, page.url);
+			if (url === undefined) break;
 		}
 
 		const results = matched.map((record) => {
 			const id = textOf(record.id) as string;
 			return { name: list.label(record, id), value: id };
 		});
-		if (list.sortByLabel && token === undefined)
-			results.sort((a, b) => a.name.localeCompare(b.name));
-		return { results, paginationToken: token };
+		if (list.sortByLabel && url === undefined) results.sort((a, b) => a.name.localeCompare(b.name));
+		return { results, paginationToken: url };
 	};
 }

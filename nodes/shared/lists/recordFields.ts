@@ -7,6 +7,11 @@ export function isRecord(value: unknown): value is IDataObject {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** The value as a record: an object as it is, anything else as `{ value }`. */
+export function asRecord(value: unknown): IDataObject {
+	return isRecord(value) ? value : { value: value as IDataObject[string] };
+}
+
 /** A non-blank string, trimmed; anything else (numbers too) as undefined. */
 export function nonBlankString(value: unknown): string | undefined {
 	return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
@@ -17,6 +22,12 @@ export function textOf(value: unknown): string | undefined {
 	return typeof value === 'number' && Number.isFinite(value)
 		? String(value)
 		: nonBlankString(value);
+}
+
+/** A finite number, or a non-blank string holding one; anything else as undefined. */
+export function numberOf(value: unknown): number | undefined {
+	const parsed = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+	return typeof parsed === 'number' && Number.isFinite(parsed) ? parsed : undefined;
 }
 
 /** Case-insensitive: does any of the record's text fields contain the filter? An empty filter matches all. */
@@ -47,27 +58,18 @@ export function unwrapRecord(
 			? inner
 			: body;
 	}
-	if (whenEmpty) return whenEmpty;
-	return isRecord(body) ? body : { value: body as IDataObject[string] };
+	return whenEmpty ?? asRecord(body);
 }
 
-/** Date fields a record may carry, most telling first. */
-export const RECORD_DATE_FIELDS = [
-	'createdAt',
-	'created_at',
-	'detectedAt',
-	'detected_at',
-	'startedAt',
-	'started_at',
-	'publishedAt',
-	'published_at',
-	'finishedAt',
-	'finished_at',
-	'updatedAt',
-	'updated_at',
+/** Date fields a record may carry, most telling first, each as `createdAt` and as `created_at`. */
+const RECORD_DATE_FIELDS = [
+	...['created', 'detected', 'started', 'published', 'finished', 'updated'].flatMap((event) => [
+		`${event}At`,
+		`${event}_at`,
+	]),
 	'date',
 	'timestamp',
-] as const;
+];
 
 /**
  * The time of a record in epoch milliseconds, from the first of `fields` that holds a date

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { isRecord } from './recordFields';
+import { asRecord, isRecord, numberOf, textOf } from './recordFields';
+import { readHeader } from '../http/headers';
 
 /** Where a page of a list is: the link or query the service gave for it (none for the first page). */
 export interface PageRef {
@@ -13,37 +14,22 @@ export interface PageRef {
 const LIST_KEYS = ['data', 'items', 'results', 'records', 'list'];
 const CURSOR_KEYS = ['nextCursor', 'next_cursor', 'cursor'];
 
-function toRecords(list: unknown[]): IDataObject[] {
-	return list.map((entry) =>
-		isRecord(entry) ? entry : { value: entry as IDataObject[keyof IDataObject] },
-	);
-}
-
 function findList(body: IDataObject, plural: string): unknown[] | undefined {
-	for (const key of [plural, ...LIST_KEYS]) {
-		if (Array.isArray(body[key])) return body[key] as unknown[];
-	}
+	const named = [plural, ...LIST_KEYS].map((key) => body[key]);
 	const arrays = Object.values(body).filter(Array.isArray);
-	if (arrays.length === 1) return arrays[0];
-	for (const key of [plural, ...LIST_KEYS]) {
-		const inner = body[key];
-		if (isRecord(inner)) {
-			const nested = findList(inner, plural);
-			if (nested) return nested;
-		}
+	const list = named.find(Array.isArray) ?? (arrays.length === 1 ? arrays[0] : undefined);
+	if (list) return list as unknown[];
+	// Else the list inside an object under one of those keys, e.g. `{ "data": { "items": [...] } }`.
+	for (const inner of named.filter(isRecord)) {
+		const nested = findList(inner, plural);
+		if (nested) return nested;
 	}
 	return undefined;
 }
 
-function asNumber(value: unknown): number | undefined {
-	const parsed = typeof value === 'string' ? Number(value) : value;
-	return typeof parsed === 'number' && Number.isFinite(parsed) ? parsed : undefined;
-}
-
 /** `<https://…?page=2>; rel="next"` (RFC 8288). */
-export function nextFromLinkHeader(link: unknown): string | undefined {
-	const value = Array.isArray(link) ? link.join(',') : typeof link === 'string' ? link : '';
-	for (const part of value.split(',')) {
+export function nextFromLinkHeader(link: string | undefined): string | undefined {
+	for (const part of (link ?? '').split(',')) {
 		const match = /<([^>]+)>\s*;(.*)/.exec(part.trim());
 		if (match && /rel="?([^";]*\s)?next(\s[^";]*)?"?/i.test(match[2])) return match[1];
 	}
@@ -60,14 +46,12 @@ function nextFromBody(body: IDataObject): PageRef | undefined {
 				: { qs: { cursor: next } };
 		}
 		if (isRecord(next) && typeof next.href === 'string') return { url: next.href };
-		for (const key of CURSOR_KEYS) {
-			const cursor = holder[key];
-			if ((typeof cursor === 'string' && cursor !== '') || typeof cursor === 'number') {
-				return { qs: { cursor } };
-			}
-		}
-		const page = asNumber(holder.page ?? holder.currentPage ?? holder.current_page);
-		const total = asNumber(
+		const cursor = CURSOR_KEYS.map((key) => holder[key]).find(
+			(value) => textOf(value) !== undefined,
+		);
+		if (cursor !== undefined) return { qs: { cursor } };
+		const page = numberOf(holder.page ?? holder.currentPage ?? holder.current_page);
+		const total = numberOf(
 			holder.totalPages ?? holder.total_pages ?? holder.pageCount ?? holder.last_page,
 		);
 		if (page !== undefined && total !== undefined) {
@@ -87,13 +71,11 @@ export function unwrapList(
 	plural: string,
 	headers: IDataObject = {},
 ): { records: IDataObject[]; next?: PageRef } | undefined {
-	const linkNext = nextFromLinkHeader(headers.link ?? headers.Link);
-	if (Array.isArray(body)) {
-		return { records: toRecords(body), next: linkNext ? { url: linkNext } : undefined };
-	}
+	const linkNext = nextFromLinkHeader(readHeader(headers, 'link'));
+	const fromLink = linkNext === undefined ? undefined : { url: linkNext };
+	if (Array.isArray(body)) return { records: body.map(asRecord), next: fromLink };
 	if (!isRecord(body)) return undefined;
 	const list = findList(body, plural);
 	if (!list) return undefined;
-	const next = nextFromBody(body) ?? (linkNext ? { url: linkNext } : undefined);
-	return { records: toRecords(list), next };
+	return { records: list.map(asRecord), next: nextFromBody(body) ?? fromLink };
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 
-import { readBaseUrl, readCredentials } from '../http/baseUrl';
+import { readCredentials, trimBaseUrl } from '../http/baseUrl';
 import type { ServiceContext, ServiceProfile } from '../http/serviceTypes';
 import { RequestPacer } from './requestPacer';
 
@@ -44,10 +44,9 @@ export async function readPacer(
 ): Promise<RequestPacer> {
 	const credentials = await readCredentials(ctx, profile);
 	const secret = credentials[profile.secretField];
-	const baseUrl = await readBaseUrl(ctx, profile);
 	const credential = {
 		credentialType: profile.credentialType,
-		baseUrl,
+		baseUrl: trimBaseUrl(credentials.baseUrl),
 		secret: typeof secret === 'string' ? secret : '',
 	};
 	return pacerFor(credential, profile.planPerMinute?.(credentials));

@@ -24,11 +24,6 @@ const WAIT_STEP_MS = 1000;
 /** Past a reset, this much later: the service frees the window at the reset, not before. */
 const RESET_MARGIN_MS = 100;
 
-interface ServiceWindow {
-	remaining: number;
-	resetAt: number;
-}
-
 /**
  * One pace for one credential, shared by every request in the process that uses it.
  *
@@ -47,8 +42,8 @@ export class RequestPacer {
 	#inFlight = 0;
 	/** An answer has come back: a service without rate-limit headers is not paced by them. */
 	#answered = false;
-	#headersSeen = false;
-	#window: ServiceWindow | undefined;
+	/** What the service last said of the credential's window; undefined: it sends no rate-limit headers. */
+	#window: { remaining: number; resetAt: number } | undefined;
 	/** When answered requests leave the plan's window, oldest first. */
 	#planExpiries: number[] = [];
 	#blockedUntil = 0;
@@ -88,7 +83,7 @@ export class RequestPacer {
 		if (now < this.#blockedUntil) return this.#blockedUntil - now;
 		// Until the first answer it is unknown whether the service sends rate-limit headers.
 		if (!this.#answered) return this.#inFlight === 0 ? 0 : UNTIL_ANSWER;
-		if (this.#plan !== undefined && !this.#headersSeen) return this.#planDelay(now, this.#plan);
+		if (this.#plan !== undefined && !this.#window) return this.#planDelay(now, this.#plan);
 		return this.#headerDelay(now);
 	}
 
@@ -112,8 +107,7 @@ export class RequestPacer {
 		const now = Date.now();
 		this.#inFlight--;
 		if (answer) this.#learn(answer);
-		if (this.#plan !== undefined && !this.#headersSeen)
-			this.#planExpiries.push(now + this.#minuteMs);
+		if (this.#plan !== undefined && !this.#window) this.#planExpiries.push(now + this.#minuteMs);
 		// Each waker removes itself.
 		for (const wake of this.#wakers) wake();
 	}
@@ -125,7 +119,6 @@ export class RequestPacer {
 		if (status === 429 && resetAt !== undefined)
 			this.#blockedUntil = Math.max(this.#blockedUntil, resetAt);
 		if (rateLimit.remaining === undefined || resetAt === undefined) return;
-		this.#headersSeen = true;
 		const remaining = status === 429 ? 0 : rateLimit.remaining;
 		const current = this.#window;
 		// Answers can arrive out of order: the latest state of the window has the latest reset,

@@ -1,10 +1,5 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-interface QueryParameterEntry {
-	name?: unknown;
-	value?: unknown;
-}
-
 /**
  * A "Query Parameters" list of name/value pairs, sent as given: for filters and paging
  * parameters a service accepts without documenting them.
@@ -37,7 +32,8 @@ export function queryParametersProperty(
 
 /** Reads the pairs into a query object; a name given twice is sent twice. Unnamed rows are skipped. */
 export function readQueryParameters(value: unknown): IDataObject {
-	const entries = (value as { parameters?: QueryParameterEntry[] } | undefined)?.parameters;
+	type Entry = { name?: unknown; value?: unknown };
+	const entries = (value as { parameters?: Entry[] } | undefined)?.parameters;
 	const qs: IDataObject = {};
 	if (!Array.isArray(entries)) return qs;
 	for (const { name, value: raw } of entries) {

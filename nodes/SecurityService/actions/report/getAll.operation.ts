@@ -2,6 +2,5 @@ import { getManyOperation } from '../getManyEndpoint';
 
 export const { option, description, execute } = getManyOperation(
 	'report',
-	'reports',
 	'List the security reports of the sites',
 );

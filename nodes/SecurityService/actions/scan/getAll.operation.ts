@@ -2,6 +2,5 @@ import { getManyOperation } from '../getManyEndpoint';
 
 export const { option, description, execute } = getManyOperation(
 	'scan',
-	'scans',
 	'List the scans of the tenant',
 );

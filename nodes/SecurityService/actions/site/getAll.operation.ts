@@ -2,6 +2,5 @@ import { getManyOperation } from '../getManyEndpoint';
 
 export const { option, description, execute } = getManyOperation(
 	'site',
-	'sites',
 	'List the sites of the tenant',
 );

@@ -2,6 +2,5 @@ import { getManyOperation } from '../getManyEndpoint';
 
 export const { option, description, execute } = getManyOperation(
 	'update',
-	'updates',
 	'List the core, plugin and theme updates available for the sites',
 );

@@ -56,7 +56,7 @@ describe('Unresolved threat list (threat resolve)', () => {
 	});
 
 	it('refuses a token pointing at another host, so the key never leaves for it', async () => {
-		const token = JSON.stringify({ url: 'http://attacker.invalid/threats?page=2' });
+		const token = 'http://attacker.invalid/threats?page=2';
 		const error: unknown = await search('searchUnresolvedThreats', undefined, token).catch(
 			(caught: unknown) => caught,
 		);

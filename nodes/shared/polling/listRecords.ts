@@ -168,6 +168,20 @@ function isStaleLink(error: unknown): boolean {
 	return STALE_LINK_STATUSES.includes(String((error as { httpCode?: unknown }).httpCode));
 }
 
+/**
+ * One read of the list: its pages and their records in list order (each once). `resumeAt` is set
+ * when the read stopped for lack of time or pages: where the next read goes on.
+ */
+export interface ListRead {
+	pages: ReadPage[];
+	records: IdentifiedRecord[];
+	resumeAt?: PageRef;
+	/** Whether the read began at the list's start (asked to, or the remembered page was stale). */
+	fromStart: boolean;
+	/** Whether the read went from the list's start to its end, or to the page that stopped it. */
+	whole: boolean;
+}
+
 /** Reads the event's list for one poll, within the time the poll may spend. */
 export class ListReader {
 	private readonly startedAt = Date.now();
@@ -186,85 +200,42 @@ export class ListReader {
 		return Date.now() - this.startedAt + 2 * this.slowestPageMs < budgetMs;
 	}
 
-	/** Counts a page read, and the time it took. */
-	pageTook(ms: number): void {
-		this.pagesRead++;
-		this.slowestPageMs = Math.max(this.slowestPageMs, ms);
-	}
-
-	/** A read from `from` (the list's start when undefined); `limited`: false for a manual run. */
-	read(from?: PageRef, limited = true): ListRead {
-		return new ListRead(this, from, limited);
-	}
-}
-
-/**
- * One read of the list. Looping over it reads page after page and collects them, to the list's
- * end or, when `limited`, until the poll's time or `MAX_PAGES_PER_READ` runs out, which sets
- * `resumeAt`; the caller leaves the loop once it has what it needs. When the service refuses the
- * remembered page `from` as stale (a cursor whose record is gone), the read begins again at the
- * list's start.
- */
-export class ListRead {
-	readonly pages: ReadPage[] = [];
-	/** The records of every page in list order, each once. */
-	readonly records: IdentifiedRecord[] = [];
-	/** Set when the read stopped for lack of time or pages: where the next read goes on. */
-	resumeAt?: PageRef;
-	private readonly ids = new Set<string>();
-
-	constructor(
-		private readonly reader: ListReader,
-		private readonly from: PageRef | undefined,
-		private readonly limited: boolean,
-	) {}
-
-	/** Whether the read began at the list's start (asked to, or the remembered page was stale). */
-	get fromStart(): boolean {
-		return this.pages[0].at === undefined;
-	}
-
-	/** Whether the read went from the list's start to its end. */
-	get whole(): boolean {
-		return this.fromStart && !this.resumeAt;
-	}
-
-	async *[Symbol.asyncIterator](): AsyncGenerator<ReadPage> {
+	/**
+	 * Reads from `from` (the list's start when undefined) page after page, up to the first page
+	 * `stop` accepts or the list's end; when `limited` (false for a manual run), also until the
+	 * poll's time or `MAX_PAGES_PER_READ` runs out. When the service refuses the remembered page
+	 * `from` as stale (a cursor whose record is gone), the read begins again at the list's start.
+	 */
+	async read(from?: PageRef, stop = (_page: ReadPage) => false, limited = true): Promise<ListRead> {
 		try {
-			yield* this.pagesFrom(this.from);
+			return await this.readFrom(from, stop, limited);
 		} catch (error) {
-			if (this.from === undefined || !isStaleLink(error))
-				return await Promise.reject(error as Error);
-			this.pages.length = 0;
-			this.records.length = 0;
-			this.ids.clear();
-			yield* this.pagesFrom(undefined);
+			if (from === undefined || !isStaleLink(error)) return await Promise.reject(error as Error);
+			return await this.readFrom(undefined, stop, limited);
 		}
 	}
 
-	/** Reads every page this read gives. */
-	async toEnd(): Promise<this> {
-		const pages = this[Symbol.asyncIterator]();
-		while (!(await pages.next()).done) continue;
-		return this;
-	}
-
-	private async *pagesFrom(from: PageRef | undefined): AsyncGenerator<ReadPage> {
-		const { list } = this.reader;
+	private async readFrom(
+		from: PageRef | undefined,
+		stop: (page: ReadPage) => boolean,
+		limited: boolean,
+	): Promise<ListRead> {
+		const read: ListRead = { pages: [], records: [], fromStart: !from, whole: !from };
+		const ids = new Set<string>();
 		let requested = Date.now();
-		for await (const { at, records, next } of listPages(list.readPage, from)) {
-			this.reader.pageTook(Date.now() - requested);
-			const page = { at, records: identifyRecords(list, records) };
-			this.pages.push(page);
-			this.records.push(...page.records.filter(({ id }) => !this.ids.has(id)));
-			for (const { id } of page.records) this.ids.add(id);
-			yield page;
-			const outOfPages = this.pages.length >= MAX_PAGES_PER_READ;
-			if (next && this.limited && (outOfPages || !this.reader.hasTime())) {
-				this.resumeAt = next;
-				return;
+		for await (const { at, records, next } of listPages(this.list.readPage, from)) {
+			this.pagesRead++;
+			this.slowestPageMs = Math.max(this.slowestPageMs, Date.now() - requested);
+			const page = { at, records: identifyRecords(this.list, records) };
+			read.pages.push(page);
+			for (const record of page.records) if (!ids.has(record.id)) read.records.push(record);
+			for (const { id } of page.records) ids.add(id);
+			if (stop(page)) break;
+			if (next && limited && (read.pages.length >= MAX_PAGES_PER_READ || !this.hasTime())) {
+				return { ...read, resumeAt: next, whole: false };
 			}
 			requested = Date.now();
 		}
+		return read;
 	}
 }

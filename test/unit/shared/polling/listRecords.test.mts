@@ -136,15 +136,16 @@ describe('record filters', () => {
 describe('list reader', () => {
 	const list = Array.from({ length: 5 }, (_, index) => ({ id: `r${index + 1}` }));
 
-	it('reads page after page to the end, each record once, and stops at the page the caller leaves the loop', async () => {
+	it('reads page after page to the end, each record once, and stops at the first page `stop` accepts', async () => {
 		const { list: paged, fetched } = listOf([...list, { id: 'r1' }], { pageSize: 2 });
-		const whole = await new ListReader(paged).read().toEnd();
+		const whole = await new ListReader(paged).read();
 		expect(whole.records.map(({ id }) => id)).toEqual(['r1', 'r2', 'r3', 'r4', 'r5']);
 		expect(whole.resumeAt).toBeUndefined();
 		expect(fetched).toEqual([undefined, { qs: { page: 2 } }, { qs: { page: 3 } }]);
 
-		const first = new ListReader(paged).read();
-		for await (const page of first) if (page.records.some(({ id }) => id === 'r3')) break;
+		const first = await new ListReader(paged).read(undefined, (page) =>
+			page.records.some(({ id }) => id === 'r3'),
+		);
 		expect(first.pages.map(({ at }) => at)).toEqual([undefined, { qs: { page: 2 } }]);
 		expect(first.resumeAt).toBeUndefined();
 	});
@@ -160,7 +161,7 @@ describe('list reader', () => {
 				return await read(at);
 			};
 			// 10 ms, then 40 ms + 2 × 30 ms = 100 ms: no time for a third page.
-			const cut = await new ListReader(slow).read().toEnd();
+			const cut = await new ListReader(slow).read();
 			expect(cut.pages).toHaveLength(2);
 		} finally {
 			vi.useRealTimers();
@@ -171,29 +172,31 @@ describe('list reader', () => {
 		const { list: budgeted, fetched } = listOf(list, { pageSize: 2, budgetMs: 0 });
 		const reader = new ListReader(budgeted);
 		expect(reader.hasTime()).toBe(true);
-		const cut = await reader.read().toEnd();
+		const cut = await reader.read();
 		expect(fetched).toHaveLength(1);
 		expect(cut.resumeAt).toEqual({ qs: { page: 2 } });
 		expect(reader.hasTime()).toBe(false);
 
 		const roomy = new ListReader(listOf(list, { pageSize: 2, budgetMs: 60_000 }).list);
-		expect((await roomy.read().toEnd()).resumeAt).toBeUndefined();
+		expect((await roomy.read()).resumeAt).toBeUndefined();
 	});
 
 	it('reads at most 1,000 pages at a time; a manual run reads them all', async () => {
 		const long = Array.from({ length: 2001 }, (_, index) => ({ id: `r${index + 1}` }));
-		const cut = await new ListReader(listOf(long, { pageSize: 1 }).list).read().toEnd();
+		const cut = await new ListReader(listOf(long, { pageSize: 1 }).list).read();
 		expect(cut.pages).toHaveLength(1000);
 		expect(cut.resumeAt).toEqual({ qs: { page: 1001 } });
-		const whole = await new ListReader(listOf(long, { pageSize: 1 }).list)
-			.read(undefined, false)
-			.toEnd();
+		const whole = await new ListReader(listOf(long, { pageSize: 1 }).list).read(
+			undefined,
+			undefined,
+			false,
+		);
 		expect(whole.records).toHaveLength(2001);
 	});
 
 	it('reads from the start when the service refuses a remembered page as stale, and fails on other errors', async () => {
 		const { list: stale, fetched } = listOf(list, { pageSize: 2 });
-		const restarted = await new ListReader(stale).read({ qs: { cursor: 'gone' } }).toEnd();
+		const restarted = await new ListReader(stale).read({ qs: { cursor: 'gone' } });
 		expect(restarted.fromStart).toBe(true);
 		expect(fetched).toEqual([
 			{ qs: { cursor: 'gone' } },
@@ -202,7 +205,7 @@ describe('list reader', () => {
 			{ qs: { page: 3 } },
 		]);
 		expect(restarted.records).toHaveLength(5);
-		expect((await new ListReader(stale).read({ qs: { page: 2 } }).toEnd()).fromStart).toBe(false);
+		expect((await new ListReader(stale).read({ qs: { page: 2 } })).fromStart).toBe(false);
 
 		let requests = 0;
 		const failing = listOf(list).list;
@@ -210,10 +213,10 @@ describe('list reader', () => {
 			requests++;
 			return await Promise.reject(Object.assign(new Error('gone'), { httpCode: '404' }));
 		};
-		await expect(new ListReader(failing).read().toEnd()).rejects.toThrow('gone');
+		await expect(new ListReader(failing).read()).rejects.toThrow('gone');
 		expect(requests).toBe(1);
 		failing.readPage = async () =>
 			await Promise.reject(Object.assign(new Error('down'), { httpCode: '503' }));
-		await expect(new ListReader(failing).read({ qs: { page: 2 } }).toEnd()).rejects.toThrow('down');
+		await expect(new ListReader(failing).read({ qs: { page: 2 } })).rejects.toThrow('down');
 	});
 });

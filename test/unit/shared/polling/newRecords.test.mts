@@ -159,14 +159,12 @@ describe('new records', () => {
 		const list = range(1, 2500, true);
 		const first = await poll(list, undefined, { pageSize: 2 });
 		expect(first.memory.order).toBe('oldestFirst');
-		expect(first.memory.unfinishedRead).toEqual({
-			from: { qs: { page: 1001 } },
-			newAfter: expect.any(Number) as number,
-		});
+		expect(first.memory.resumeAt).toEqual({ qs: { page: 1001 } });
+		expect(first.memory.unread).toEqual({ endIds: [], newAfter: expect.any(Number) as number });
 		const fresh = { id: 'fresh', createdAt: Date.now() + 1000 };
 		const next = await poll([...list, fresh], first.memory, { pageSize: 2 });
 		expect(emitted(next)).toEqual(['fresh']);
-		expect(next.memory.unfinishedRead).toBeUndefined();
+		expect(next.memory.unread).toBeUndefined();
 		expect(next.memory.newestPage).toEqual({ qs: { page: 1251 } });
 	});
 
@@ -216,49 +214,31 @@ describe('new records over polls short of time', () => {
 
 		const cut = await shortPoll(newestFirst(1, 11), first.memory);
 		expect(emitted(cut)).toEqual(['n11', 'n10']);
-		expect(cut.memory.unread).toEqual([
-			{
-				from: { qs: { page: 2 } },
-				endIds: ['n6', 'n5'],
-				lastPageIds: ['n11', 'n10'],
-				newestTime: 1006,
-			},
-		]);
+		expect(cut.memory.resumeAt).toEqual({ qs: { page: 2 } });
+		expect(cut.memory.unread).toEqual({ endIds: ['n6', 'n5'], newAfter: 1006 });
 		expect(cut.memory.seenIds).toEqual(['n11', 'n10', 'n6', 'n5']);
 
 		// n12 arrives: page 2 now starts with n10, emitted already.
 		const range = await shortPoll(newestFirst(1, 12), cut.memory);
 		expect(range.fetched).toEqual([{ qs: { page: 2 } }]);
 		expect(emitted(range)).toEqual(['n9']);
-		expect(range.memory.unread).toEqual([
-			{
-				from: { qs: { page: 3 } },
-				endIds: ['n6', 'n5'],
-				lastPageIds: ['n10', 'n9'],
-				newestTime: 1006,
-			},
-		]);
+		expect(range.memory.resumeAt).toEqual({ qs: { page: 3 } });
+		expect(range.memory.unread).toEqual({ endIds: ['n6', 'n5'], newAfter: 1006 });
 
 		const rangeEnd = await shortPoll(newestFirst(1, 12), range.memory);
 		expect(rangeEnd.fetched).toEqual([{ qs: { page: 3 } }]);
 		expect(emitted(rangeEnd)).toEqual(['n8', 'n7']);
-		expect(rangeEnd.memory.unread).toEqual([
-			{
-				from: { qs: { page: 4 } },
-				endIds: ['n6', 'n5'],
-				lastPageIds: ['n8', 'n7'],
-				newestTime: 1006,
-			},
-		]);
+		expect(rangeEnd.memory.resumeAt).toEqual({ qs: { page: 4 } });
 		const done = await shortPoll(newestFirst(1, 12), rangeEnd.memory);
 		expect(done.fetched).toEqual([{ qs: { page: 4 } }]);
 		expect(done.records).toEqual([]);
-		expect(done.memory.unread).toEqual([]);
-		expect(done.memory.seenIds).toEqual(['n11', 'n10', 'n6', 'n5', 'n9', 'n8', 'n7']);
+		expect(done.memory.unread).toBeUndefined();
+		// The range's records are remembered between the newer records and the range's end.
+		expect(done.memory.seenIds).toEqual(['n11', 'n10', 'n9', 'n8', 'n7', 'n6', 'n5']);
 
 		const head = await poll(newestFirst(1, 12), done.memory, { pageSize: 2 });
 		expect(emitted(head)).toEqual(['n12']);
-		expect(head.memory.seenIds).toEqual(['n12', 'n11', 'n10', 'n6', 'n5', 'n9', 'n8', 'n7']);
+		expect(head.memory.seenIds).toEqual(['n12', 'n11', 'n10', 'n9', 'n8', 'n7', 'n6', 'n5']);
 		expect((await poll(newestFirst(1, 12), head.memory, { pageSize: 2 })).records).toEqual([]);
 	});
 
@@ -269,14 +249,14 @@ describe('new records over polls short of time', () => {
 		const gone = [...newestFirst(3, 7), { id: 'old', createdAt: 5 }];
 		const rest = await poll(gone, cut.memory, { pageSize: 2 });
 		expect(emitted(rest)).toEqual(['n5', 'n4', 'n3']);
-		expect(rest.memory.unread).toEqual([]);
+		expect(rest.memory.unread).toBeUndefined();
 	});
 
 	it('newest first: a page that shows the other order makes the next poll learn the order again', async () => {
 		const first = await poll(newestFirst(1, 4), undefined, { pageSize: 2 });
 		const turned = await poll([...newestFirst(1, 4)].reverse(), first.memory, { pageSize: 2 });
 		expect(turned.memory.order).toBeUndefined();
-		expect(turned.memory.unread).toEqual([]);
+		expect(turned.memory.unread).toBeUndefined();
 	});
 
 	it('newest first: warns when the list no longer shows any record seen before', async () => {
@@ -345,20 +325,25 @@ describe('new records over polls short of time', () => {
 		const first = await poll(range(1, 2, true), undefined, { pageSize: 2 });
 		const moved = [...range(10, 13, true), { id: 'late', createdAt: 1 }];
 		const cut = await shortPoll(moved, { ...first.memory, newestPage: undefined });
-		expect(cut.memory.unfinishedRead).toEqual({ from: { qs: { page: 2 } }, newAfter: 1002 });
+		expect(cut.memory.resumeAt).toEqual({ qs: { page: 2 } });
+		expect(cut.memory.unread).toEqual({ endIds: [], newAfter: 1002 });
 		expect(emitted(cut)).toEqual(['r10', 'r11']);
 		const rest = await poll(moved, cut.memory, { pageSize: 2 });
 		expect(emitted(rest)).toEqual(['r12', 'r13']);
-		expect(rest.memory.unfinishedRead).toBeUndefined();
+		expect(rest.memory.unread).toBeUndefined();
 		expect(rest.memory.newestPage).toEqual({ qs: { page: 3 } });
 		expect(rest.warning).toBeUndefined();
 	});
 
 	it('a read that has not found its place yet and whose page went stale reads on from the start to the end', async () => {
 		const first = await poll(newestFirst(1, 2), undefined, { pageSize: 2 });
-		const unfinishedRead = { from: { qs: { cursor: 'gone' } }, newAfter: 1002 };
+		const unfinished = {
+			...first.memory,
+			resumeAt: { qs: { cursor: 'gone' } },
+			unread: { endIds: [], newAfter: 1002 },
+		};
 		const { list, fetched } = listOf(newestFirst(1, 6), { pageSize: 2 });
-		const next = await pollNewRecords(list, { ...first.memory, unfinishedRead }, CONFIGURATION, []);
+		const next = await pollNewRecords(list, unfinished, CONFIGURATION, []);
 		// Not only the first page, though it shows the newest records first.
 		expect(fetched).toEqual([
 			{ qs: { cursor: 'gone' } },
@@ -367,7 +352,7 @@ describe('new records over polls short of time', () => {
 			{ qs: { page: 3 } },
 		]);
 		expect(emitted(next)).toEqual(['n6', 'n5', 'n4', 'n3']);
-		expect(next.memory.unfinishedRead).toBeUndefined();
+		expect(next.memory.unread).toBeUndefined();
 	});
 
 	it('order unknown: goes on where a poll stopped, and watches the list end it reads', async () => {
@@ -404,7 +389,6 @@ describe('new records over polls short of time', () => {
 			fingerprint: expect.stringMatching(/^[0-9a-f]{32}$/) as string,
 			seenIds: [],
 			refusedIds: [],
-			unread: [],
 		});
 		const next = await poll(plain('b', 'a'), first.memory);
 		expect(emitted(next)).toEqual(['b', 'a']);

@@ -123,10 +123,7 @@ function holdsAny(ids: ReadonlySet<string>): (page: ReadPage) => boolean {
 
 /** New when dated after `time`; without `time` or a date, not new. */
 function datedAfter(time: number | undefined): IsNew {
-	return ({ record }) => {
-		const recordDate = recordTime(record);
-		return time !== undefined && recordDate !== undefined && recordDate > time;
-	};
+	return ({ record }) => (recordTime(record) ?? -Infinity) > (time ?? Infinity);
 }
 
 /**
@@ -161,90 +158,46 @@ function unlessNoneSeen(
 }
 
 /**
- * The unread range: read from the resume point to the page holding one of its end IDs; records
- * before that page's first end ID are new, as are all of a read cut short before meeting one;
- * otherwise those dated after `newAfter`. The first poll's range is the whole list, of which
- * nothing is new, and ends at a first page that shows the newest records first.
- */
-async function readUnread(
-	reader: ListReader,
-	memory: Memory,
-	unread: UnreadRange,
-	first: boolean,
-): Promise<Reading> {
-	const ends = new Set(unread.endIds);
-	const read = await reader.read(
-		memory.resumeAt,
-		(page) => (first && isNewestFirstStart(page)) || holdsAny(ends)(page),
-	);
-	const found = read.records.some(({ id }) => ends.has(id));
-	let isNew =
-		found || (read.resumeAt && ends.size > 0)
-			? aroundFirst(read, ends, 'newestFirst')
-			: datedAfter(unread.newAfter);
-	if (first) isNew = () => false;
-	const newerThanRange = memory.seenIds.findIndex((id) => ends.has(id));
-	return {
-		read,
-		isNew,
-		order: memory.order ?? readOrder(read),
-		seenBefore: memory.seenIds.slice(0, Math.max(0, newerThanRange)),
-		changes: { unread: read.resumeAt && unread },
-	};
-}
-
-/**
- * Newest first: reads from the first page until a page holds a record seen before; records before
- * it are new. Cut short, the rest up to the records seen before is left as the unread range.
+ * Newest first, the first poll, and the unread range: reads until a page holds one of the end IDs
+ * (the unread range's, else those seen before, from the list's start); records before it are new,
+ * as are all of a read cut short before meeting one. A read that meets none reaching the list's
+ * end counts what is dated after the range began (`newAfter`), or, from the start, see
+ * `unlessNoneSeen`. Cut short, the rest is the unread range, read by the next polls. The first
+ * poll emits nothing and needs only a first page that shows the newest records first.
  */
 async function readNewestFirst(
 	reader: ListReader,
 	memory: Memory,
 	seen: ReadonlySet<string>,
+	now: number | undefined,
 ): Promise<Reading> {
-	const read = await reader.read(undefined, holdsAny(seen));
-	const unread = read.resumeAt && {
-		endIds: memory.seenIds.slice(0, MAX_END_IDS),
-		newAfter: memory.newestTime,
+	const { unread } = memory;
+	const ends = unread ? new Set(unread.endIds) : seen;
+	const read = await reader.read(
+		unread && memory.resumeAt,
+		(page) => (now !== undefined && isNewestFirstStart(page)) || holdsAny(ends)(page),
+	);
+	const found = read.records.some(({ id }) => ends.has(id));
+	let judged: Pick<Reading, 'isNew' | 'lostTrack'> = {
+		isNew: aroundFirst(read, ends, 'newestFirst'),
 	};
-	const judged = unlessNoneSeen(read, memory, seen, aroundFirst(read, seen, 'newestFirst'));
-	return { read, order: 'newestFirst', ...judged, changes: { unread } };
-}
-
-/**
- * Oldest first: reads from the resume point, or from the page that held the newest records last
- * time, to the list's end; records after the first one seen before are new. That page must still
- * start with a record seen before; otherwise records may have moved to pages before it, and the
- * poll reads from the list's start instead (or, without time for it, the next poll does). A read
- * from the start cut short before finding a record seen before leaves an unread range.
- */
-async function readOldestFirst(
-	reader: ListReader,
-	memory: Memory,
-	seen: ReadonlySet<string>,
-): Promise<Reading> {
-	const { resumeAt } = memory;
-	let read = await reader.read(resumeAt ?? memory.newestPage);
-	if (!resumeAt && !read.fromStart && !seen.has(read.records[0]?.id ?? '')) {
-		if (!reader.hasTime()) {
-			const nothing = { pages: [], records: [], fromStart: false, whole: false };
-			return {
-				read: nothing,
-				isNew: () => false,
-				order: 'oldestFirst',
-				changes: { newestPage: undefined },
-			};
-		}
-		read = await reader.read();
-	}
-	const goingOn = resumeAt !== undefined && !read.fromStart;
-	if (!goingOn && read.resumeAt && !read.records.some(({ id }) => seen.has(id))) {
-		const unread = { endIds: [], newAfter: memory.newestTime };
-		const isNew = datedAfter(memory.newestTime);
-		return { read, isNew, order: 'oldestFirst', changes: { unread, newestPage: undefined } };
-	}
-	const judged = unlessNoneSeen(read, memory, seen, aroundFirst(read, seen, 'oldestFirst'));
-	return { read, order: 'oldestFirst', ...judged };
+	if (!found && !(read.resumeAt && ends.size > 0))
+		judged = unread
+			? { isNew: datedAfter(unread.newAfter) }
+			: unlessNoneSeen(read, memory, seen, judged.isNew);
+	if (now !== undefined) judged = { isNew: () => false };
+	const newerThanRange = memory.seenIds.findIndex((id) => ends.has(id));
+	const next = unread ?? {
+		endIds: memory.seenIds.slice(0, MAX_END_IDS),
+		newAfter: now ?? memory.newestTime,
+	};
+	return {
+		read,
+		...judged,
+		order: memory.order ?? readOrder(read),
+		seenBefore: memory.seenIds.slice(0, Math.max(0, newerThanRange)),
+		changes: { unread: read.resumeAt && next },
+	};
 }
 
 /** Where the new records of a read appeared: all before or all after the records seen before. */
@@ -265,26 +218,48 @@ function observedOrder(
 	return undefined;
 }
 
+/** A read of no page, for a poll that has no time left to read. */
+const NOTHING_READ: ListRead = { pages: [], records: [], fromStart: false, whole: false };
+
 /**
- * Order not known yet: reads the whole list from the resume point, and counts as new the records
- * not seen before at both ends of a list longer than the memory. A read of the whole list learns
- * the order its pages show, or where its new records appeared.
+ * Oldest first, or order unknown: reads to the list's end from the resume point, else from the
+ * page that held the newest records (oldest first), else from the start.
+ * - Oldest first: records after the first one seen before are new. The page that held the newest
+ *   records must still start with a record seen before; otherwise records may have moved to pages
+ *   before it, and the poll reads from the list's start instead (or, without time, the next poll
+ *   does). A read from the start cut short before finding a record seen before leaves an unread
+ *   range.
+ * - Order unknown: the records not seen before are new at both ends of a list longer than the
+ *   memory; a read of the whole list learns the order its pages show, or where its new records
+ *   appeared.
  */
-async function readUnordered(
+async function readToEnd(
 	reader: ListReader,
 	memory: Memory,
 	seen: ReadonlySet<string>,
 ): Promise<Reading> {
-	const read = await reader.read(memory.resumeAt);
-	const { records, fromStart, resumeAt } = read;
+	const { resumeAt, order } = memory;
+	let read = await reader.read(resumeAt ?? memory.newestPage);
+	if (!resumeAt && !read.fromStart && !seen.has(read.records[0]?.id ?? '')) {
+		if (!reader.hasTime()) {
+			return { read: NOTHING_READ, isNew: () => false, order, changes: { newestPage: undefined } };
+		}
+		read = await reader.read();
+	}
+	const { records, fromStart, whole } = read;
+	const goingOn = resumeAt !== undefined && !fromStart;
+	if (order && !goingOn && read.resumeAt && !records.some(({ id }) => seen.has(id))) {
+		const unread = { endIds: [], newAfter: memory.newestTime };
+		const isNew = datedAfter(memory.newestTime);
+		return { read, isNew, order, changes: { unread, newestPage: undefined } };
+	}
 	const nearEnd: IsNew = (_record, index) =>
 		(fromStart && index < WATCHED_AT_EACH_END) ||
-		(!resumeAt && index >= records.length - WATCHED_AT_EACH_END);
-	const judged = unlessNoneSeen(read, memory, seen, nearEnd);
-	const order = read.whole
-		? (readOrder(read) ?? observedOrder(read, judged.isNew, seen))
-		: undefined;
-	return { read, order, ...judged };
+		(!read.resumeAt && index >= records.length - WATCHED_AT_EACH_END);
+	const isNew = order ? aroundFirst(read, seen, order) : nearEnd;
+	const judged = unlessNoneSeen(read, memory, seen, isNew);
+	const learnt = whole ? (readOrder(read) ?? observedOrder(read, judged.isNew, seen)) : undefined;
+	return { read, order: order ?? learnt, ...judged };
 }
 
 /**
@@ -308,12 +283,10 @@ export async function pollNewRecords(
 		refusedIds: [],
 	};
 	const seen = new Set([...memory.seenIds, ...memory.refusedIds]);
-	let reading: Reading;
-	if (!remembered) reading = await readUnread(reader, memory, { endIds: [], newAfter: now }, true);
-	else if (memory.unread) reading = await readUnread(reader, memory, memory.unread, false);
-	else if (memory.order === 'newestFirst') reading = await readNewestFirst(reader, memory, seen);
-	else if (memory.order === 'oldestFirst') reading = await readOldestFirst(reader, memory, seen);
-	else reading = await readUnordered(reader, memory, seen);
+	const reading =
+		!remembered || memory.unread || memory.order === 'newestFirst'
+			? await readNewestFirst(reader, memory, seen, remembered ? undefined : now)
+			: await readToEnd(reader, memory, seen);
 
 	// Each record not seen before is emitted when new (or refused before) and the filters accept it.
 	const { read, isNew } = reading;

@@ -100,9 +100,13 @@ function rememberIds(read: string[], order: ListOrder | undefined, previous: str
 	);
 }
 
-/** The order the pages of a read show, when those that show one agree. */
-function readOrder(read: ListRead): ListOrder | undefined {
+/**
+ * The list order after a read: `known`, unless a page of the read shows the other one; not known
+ * yet, the order the read's pages show, when those that show one agree.
+ */
+function orderAfter(read: ListRead, known: ListOrder | undefined): ListOrder | undefined {
 	const shown = new Set(read.pages.map((page) => orderOf(page.records)).filter(Boolean));
+	if (known) return [...shown].every((order) => order === known) ? known : undefined;
 	return shown.size === 1 ? [...shown][0] : undefined;
 }
 
@@ -158,43 +162,39 @@ function unlessNoneSeen(
 }
 
 /**
- * Newest first, the first poll, and the unread range: reads until a page holds one of the end IDs
- * (the unread range's, else those seen before, from the list's start); records before it are new,
- * as are all of a read cut short before meeting one. A read that meets none reaching the list's
- * end counts what is dated after the range began (`newAfter`), or, from the start, see
- * `unlessNoneSeen`. Cut short, the rest is the unread range, read by the next polls. The first
- * poll emits nothing and needs only a first page that shows the newest records first.
+ * Newest first, and the unread range: reads until a page holds one of the end IDs (the unread
+ * range's, from the resume point; else those seen before, from the list's start); records before
+ * it are new, as are all of a read cut short before meeting one. An unread range that meets none
+ * by the list's end counts what is dated after it began (`newAfter`). Cut short, the rest is the
+ * unread range (`newAfter`: the newest date seen, or the first poll's start), read by the next
+ * polls. The first poll (nothing seen) needs only a first page that shows the newest records first.
  */
 async function readNewestFirst(
 	reader: ListReader,
 	memory: Memory,
 	seen: ReadonlySet<string>,
-	now: number | undefined,
+	newAfter: number | undefined,
 ): Promise<Reading> {
 	const { unread } = memory;
 	const ends = unread ? new Set(unread.endIds) : seen;
 	const read = await reader.read(
 		unread && memory.resumeAt,
-		(page) => (now !== undefined && isNewestFirstStart(page)) || holdsAny(ends)(page),
+		(page) => (seen.size === 0 && isNewestFirstStart(page)) || holdsAny(ends)(page),
 	);
-	const found = read.records.some(({ id }) => ends.has(id));
-	let judged: Pick<Reading, 'isNew' | 'lostTrack'> = {
-		isNew: aroundFirst(read, ends, 'newestFirst'),
-	};
-	if (!found && !(read.resumeAt && ends.size > 0))
-		judged = unread
+	const metEnd = read.records.some(({ id }) => ends.has(id)) || (read.resumeAt && ends.size > 0);
+	const judged =
+		unread && !metEnd
 			? { isNew: datedAfter(unread.newAfter) }
-			: unlessNoneSeen(read, memory, seen, judged.isNew);
-	if (now !== undefined) judged = { isNew: () => false };
+			: unlessNoneSeen(read, memory, seen, aroundFirst(read, ends, 'newestFirst'));
 	const newerThanRange = memory.seenIds.findIndex((id) => ends.has(id));
 	const next = unread ?? {
 		endIds: memory.seenIds.slice(0, MAX_END_IDS),
-		newAfter: now ?? memory.newestTime,
+		newAfter,
 	};
 	return {
 		read,
 		...judged,
-		order: memory.order ?? readOrder(read),
+		order: orderAfter(read, memory.order),
 		seenBefore: memory.seenIds.slice(0, Math.max(0, newerThanRange)),
 		changes: { unread: read.resumeAt && next },
 	};
@@ -258,8 +258,12 @@ async function readToEnd(
 		(!read.resumeAt && index >= records.length - WATCHED_AT_EACH_END);
 	const isNew = order ? aroundFirst(read, seen, order) : nearEnd;
 	const judged = unlessNoneSeen(read, memory, seen, isNew);
-	const learnt = whole ? (readOrder(read) ?? observedOrder(read, judged.isNew, seen)) : undefined;
-	return { read, order: order ?? learnt, ...judged };
+	const learnt = !order && whole ? observedOrder(read, judged.isNew, seen) : undefined;
+	return {
+		read,
+		order: (order || whole ? orderAfter(read, order) : undefined) ?? learnt,
+		...judged,
+	};
 }
 
 /**
@@ -285,11 +289,12 @@ export async function pollNewRecords(
 	const seen = new Set([...memory.seenIds, ...memory.refusedIds]);
 	const reading =
 		!remembered || memory.unread || memory.order === 'newestFirst'
-			? await readNewestFirst(reader, memory, seen, remembered ? undefined : now)
+			? await readNewestFirst(reader, memory, seen, remembered ? memory.newestTime : now)
 			: await readToEnd(reader, memory, seen);
 
 	// Each record not seen before is emitted when new (or refused before) and the filters accept it.
-	const { read, isNew } = reading;
+	const { read } = reading;
+	const isNew = remembered ? reading.isNew : () => false; // the first poll emits nothing
 	const seenIds = new Set(memory.seenIds);
 	const refusedBefore = new Set(memory.refusedIds);
 	const emit: IdentifiedRecord[] = [];
@@ -303,11 +308,7 @@ export async function pollNewRecords(
 		else refused.add(record.id);
 	});
 	const readIds = read.records.map(({ id }) => id);
-	const order = read.pages.some(
-		(page) => ![undefined, reading.order].includes(orderOf(page.records)),
-	)
-		? undefined
-		: reading.order;
+	const { order } = reading;
 	const kept = [...(reading.seenBefore ?? []), ...readIds.filter((id) => !refused.has(id))];
 	const next: Memory = {
 		fingerprint: memory.fingerprint,

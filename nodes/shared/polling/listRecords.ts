@@ -141,7 +141,6 @@ function direction(values: number[]): ListOrder | undefined {
  * page does not tell (fewer than two records, mixed dates and IDs, no dates, opaque IDs).
  */
 export function orderOf(records: IdentifiedRecord[]): ListOrder | undefined {
-	if (records.length < 2) return undefined;
 	const times = recordTimes(records);
 	const byTime = times && direction(times);
 	if (byTime) return byTime;

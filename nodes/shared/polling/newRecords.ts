@@ -27,18 +27,6 @@ const MAX_END_IDS = 100;
 /** A list of unknown order longer than the memory is watched at both ends, this many records each. */
 const WATCHED_AT_EACH_END = MAX_SEEN_IDS / 2;
 
-/**
- * Records no poll has read yet, from the resume point to the page holding one of `endIds`, or to
- * the list's end. Left by a newest-first read cut short (its end: the IDs seen before it began),
- * and by a read that has not found a record seen before (the first poll's, or one that lost its
- * place; no end IDs: only records dated after `newAfter` are new).
- */
-interface UnreadRange {
-	endIds: string[];
-	/** Where no end ID is met: records dated after this (epoch ms) are new. */
-	newAfter?: number;
-}
-
 /** What a new-record event keeps between polls. */
 interface Memory {
 	/** Hash of the event, base URL, query parameters and filters: any change starts over. */
@@ -53,7 +41,13 @@ interface Memory {
 	newestPage?: PageRef;
 	/** The resume point: where a read cut short goes on. */
 	resumeAt?: PageRef;
-	unread?: UnreadRange;
+	/**
+	 * Records no poll has read yet, from the resume point to the page holding one of `endIds`, or to
+	 * the list's end. Left by a newest-first read cut short (its end: the IDs seen before it began),
+	 * and by a read that has not found a record seen before (the first poll's, or one that lost its
+	 * place; no end IDs: only records dated after `newAfter` are new).
+	 */
+	unread?: { endIds: string[]; newAfter?: number };
 	/** The newest record date seen (epoch ms): decides when no record seen before is listed any more. */
 	newestTime?: number;
 }
@@ -187,10 +181,7 @@ async function readNewestFirst(
 			? { isNew: datedAfter(unread.newAfter) }
 			: unlessNoneSeen(read, memory, seen, aroundFirst(read, ends, 'newestFirst'));
 	const newerThanRange = memory.seenIds.findIndex((id) => ends.has(id));
-	const next = unread ?? {
-		endIds: memory.seenIds.slice(0, MAX_END_IDS),
-		newAfter,
-	};
+	const next = unread ?? { endIds: memory.seenIds.slice(0, MAX_END_IDS), newAfter };
 	return {
 		read,
 		...judged,
@@ -206,16 +197,13 @@ function observedOrder(
 	isNew: IsNew,
 	seen: ReadonlySet<string>,
 ): ListOrder | undefined {
-	const seenAt: number[] = [];
-	const newAt: number[] = [];
-	read.records.forEach((record, index) => {
-		if (seen.has(record.id)) seenAt.push(index);
-		else if (isNew(record, index)) newAt.push(index);
+	const marks = read.records.map((record, index) => {
+		if (seen.has(record.id)) return 'seen';
+		return isNew(record, index) ? 'new' : 'old';
 	});
-	if (newAt.length === 0 || seenAt.length === 0) return undefined;
-	if (Math.max(...newAt) < Math.min(...seenAt)) return 'newestFirst';
-	if (Math.min(...newAt) > Math.max(...seenAt)) return 'oldestFirst';
-	return undefined;
+	if (!marks.includes('new') || !marks.includes('seen')) return undefined;
+	if (marks.lastIndexOf('new') < marks.indexOf('seen')) return 'newestFirst';
+	return marks.indexOf('new') > marks.lastIndexOf('seen') ? 'oldestFirst' : undefined;
 }
 
 /** A read of no page, for a poll that has no time left to read. */
@@ -258,12 +246,9 @@ async function readToEnd(
 		(!read.resumeAt && index >= records.length - WATCHED_AT_EACH_END);
 	const isNew = order ? aroundFirst(read, seen, order) : nearEnd;
 	const judged = unlessNoneSeen(read, memory, seen, isNew);
+	const shown = order || whole ? orderAfter(read, order) : undefined;
 	const learnt = !order && whole ? observedOrder(read, judged.isNew, seen) : undefined;
-	return {
-		read,
-		order: (order || whole ? orderAfter(read, order) : undefined) ?? learnt,
-		...judged,
-	};
+	return { read, order: shown ?? learnt, ...judged };
 }
 
 /**
@@ -310,13 +295,11 @@ export async function pollNewRecords(
 	const readIds = read.records.map(({ id }) => id);
 	const { order } = reading;
 	const kept = [...(reading.seenBefore ?? []), ...readIds.filter((id) => !refused.has(id))];
+	const stillRefused = memory.refusedIds.filter((id) => !readIds.includes(id));
 	const next: Memory = {
 		fingerprint: memory.fingerprint,
 		seenIds: rememberIds(kept, order, memory.seenIds),
-		refusedIds: [...refused, ...memory.refusedIds.filter((id) => !readIds.includes(id))].slice(
-			0,
-			MAX_REFUSED_IDS,
-		),
+		refusedIds: [...refused, ...stillRefused].slice(0, MAX_REFUSED_IDS),
 		order,
 		newestPage: order === 'oldestFirst' ? newestPageOf(read, memory.newestPage) : undefined,
 		resumeAt: read.resumeAt,

@@ -47,7 +47,7 @@ export interface ReadPage {
 	records: IdentifiedRecord[];
 }
 
-/** Pages one read takes at most; the next poll goes on from there, as when its time runs short. */
+/** Pages one poll's read takes at most; the next poll goes on from there, as when its time runs short. */
 export const MAX_PAGES_PER_READ = 1000;
 
 /** Answers to a remembered link or cursor meaning the service no longer knows it. */
@@ -72,11 +72,10 @@ export function fingerprintOf(configuration: string): string {
 }
 
 /**
- * Pairs each record with its `id`, keeping the first of duplicates (pages may shift while read).
- * Records without one make the whole poll fail: without IDs nothing can be told apart.
+ * Pairs each record with its `id`. Records without one make the whole poll fail: without IDs
+ * nothing can be told apart.
  */
 export function identifyRecords(list: EventList, records: IDataObject[]): IdentifiedRecord[] {
-	const identified = new Map<string, IdentifiedRecord>();
 	const missing = records.filter((record) => textOf(record.id) === undefined);
 	if (missing.length > 0) {
 		const fields = Object.keys(missing[0]).slice(0, 10).join(', ') || 'none';
@@ -88,11 +87,7 @@ export function identifyRecords(list: EventList, records: IDataObject[]): Identi
 			},
 		);
 	}
-	for (const record of records) {
-		const id = textOf(record.id) as string;
-		if (!identified.has(id)) identified.set(id, { id, record });
-	}
-	return [...identified.values()];
+	return records.map((record) => ({ id: textOf(record.id) as string, record }));
 }
 
 /** `thr_12` → ["thr_", 12]; undefined for IDs that do not end in a number. */
@@ -187,7 +182,11 @@ export class ListReader {
 	private slowestPageMs = 0;
 	private pagesRead = 0;
 
-	constructor(readonly list: EventList) {}
+	/** `maxPages`: the pages one read takes at most (a manual run reads them all). */
+	constructor(
+		readonly list: EventList,
+		private readonly maxPages = MAX_PAGES_PER_READ,
+	) {}
 
 	/**
 	 * Whether another page fits in the poll's budget: the first page always does (every poll
@@ -201,23 +200,22 @@ export class ListReader {
 
 	/**
 	 * Reads from `from` (the list's start when undefined) page after page, up to the first page
-	 * `stop` accepts or the list's end; when `limited` (false for a manual run), also until the
-	 * poll's time or `MAX_PAGES_PER_READ` runs out. When the service refuses the remembered page
-	 * `from` as stale (a cursor whose record is gone), the read begins again at the list's start.
+	 * `stop` accepts or the list's end, or until the poll's time or its pages run out. When the
+	 * service refuses the remembered page `from` as stale (a cursor whose record is gone), the read
+	 * begins again at the list's start.
 	 */
-	async read(from?: PageRef, stop = (_page: ReadPage) => false, limited = true): Promise<ListRead> {
+	async read(from?: PageRef, stop = (_page: ReadPage) => false): Promise<ListRead> {
 		try {
-			return await this.readFrom(from, stop, limited);
+			return await this.readFrom(from, stop);
 		} catch (error) {
 			if (from === undefined || !isStaleLink(error)) return await Promise.reject(error as Error);
-			return await this.readFrom(undefined, stop, limited);
+			return await this.readFrom(undefined, stop);
 		}
 	}
 
 	private async readFrom(
 		from: PageRef | undefined,
 		stop: (page: ReadPage) => boolean,
-		limited: boolean,
 	): Promise<ListRead> {
 		const read: ListRead = { pages: [], records: [], fromStart: !from, whole: !from };
 		const ids = new Set<string>();
@@ -227,10 +225,12 @@ export class ListReader {
 			this.slowestPageMs = Math.max(this.slowestPageMs, Date.now() - requested);
 			const page = { at, records: identifyRecords(this.list, records) };
 			read.pages.push(page);
-			for (const record of page.records) if (!ids.has(record.id)) read.records.push(record);
-			for (const { id } of page.records) ids.add(id);
+			for (const record of page.records) {
+				if (!ids.has(record.id)) read.records.push(record);
+				ids.add(record.id);
+			}
 			if (stop(page)) break;
-			if (next && limited && (read.pages.length >= MAX_PAGES_PER_READ || !this.hasTime())) {
+			if (next && (read.pages.length >= this.maxPages || !this.hasTime())) {
 				return { ...read, resumeAt: next, whole: false };
 			}
 			requested = Date.now();

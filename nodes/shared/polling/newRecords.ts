@@ -69,9 +69,8 @@ interface Reading {
 
 /** The stored memory when it belongs to this configuration; otherwise undefined (start over). */
 function readMemory(stored: unknown, configuration: string): Memory | undefined {
-	if (!isRecord(stored) || !Array.isArray(stored.seenIds)) return undefined;
-	if (stored.fingerprint !== fingerprintOf(configuration)) return undefined;
-	return stored as unknown as Memory;
+	const ours = isRecord(stored) && stored.fingerprint === fingerprintOf(configuration);
+	return ours && Array.isArray(stored.seenIds) ? (stored as unknown as Memory) : undefined;
 }
 
 /**
@@ -104,19 +103,14 @@ function orderAfter(read: ListRead, known: ListOrder | undefined): ListOrder | u
 	return shown.size === 1 ? [...shown][0] : undefined;
 }
 
-/** Where the last page holding records was (undefined: the first page), or `otherwise` when none held any. */
-function newestPageOf(read: ListRead, otherwise: PageRef | undefined): PageRef | undefined {
-	const last = [...read.pages].reverse().find((page) => page.records.length > 0);
-	return last ? last.at : otherwise;
+/** Where the last page holding records was asked for (undefined: the first page, or none held any). */
+function newestPageOf(read: ListRead): PageRef | undefined {
+	return [...read.pages].reverse().find((page) => page.records.length > 0)?.at;
 }
 
 /** Whether a page is the list's first and shows the newest records first: it holds the newest records. */
 function isNewestFirstStart(page: ReadPage): boolean {
 	return page.at === undefined && orderOf(page.records) === 'newestFirst';
-}
-
-function holdsAny(ids: ReadonlySet<string>): (page: ReadPage) => boolean {
-	return (page) => page.records.some(({ id }) => ids.has(id));
 }
 
 /** New when dated after `time`; without `time` or a date, not new. */
@@ -171,11 +165,12 @@ async function readNewestFirst(
 ): Promise<Reading> {
 	const { unread } = memory;
 	const ends = unread ? new Set(unread.endIds) : seen;
+	const meetsEnd = (page: ReadPage) => page.records.some(({ id }) => ends.has(id));
 	const read = await reader.read(
 		unread && memory.resumeAt,
-		(page) => (seen.size === 0 && isNewestFirstStart(page)) || holdsAny(ends)(page),
+		(page) => (seen.size === 0 && isNewestFirstStart(page)) || meetsEnd(page),
 	);
-	const metEnd = read.records.some(({ id }) => ends.has(id)) || (read.resumeAt && ends.size > 0);
+	const metEnd = read.pages.some(meetsEnd) || (read.resumeAt && ends.size > 0);
 	const judged =
 		unread && !metEnd
 			? { isNew: datedAfter(unread.newAfter) }
@@ -229,9 +224,7 @@ async function readToEnd(
 	const { resumeAt, order } = memory;
 	let read = await reader.read(resumeAt ?? memory.newestPage);
 	if (!resumeAt && !read.fromStart && !seen.has(read.records[0]?.id ?? '')) {
-		if (!reader.hasTime()) {
-			return { read: NOTHING_READ, isNew: () => false, order, changes: { newestPage: undefined } };
-		}
+		if (!reader.hasTime()) return { read: NOTHING_READ, isNew: () => false, order };
 		read = await reader.read();
 	}
 	const { records, fromStart, whole } = read;
@@ -239,7 +232,7 @@ async function readToEnd(
 	if (order && !goingOn && read.resumeAt && !records.some(({ id }) => seen.has(id))) {
 		const unread = { endIds: [], newAfter: memory.newestTime };
 		const isNew = datedAfter(memory.newestTime);
-		return { read, isNew, order, changes: { unread, newestPage: undefined } };
+		return { read, isNew, order, changes: { unread } };
 	}
 	const nearEnd: IsNew = (_record, index) =>
 		(fromStart && index < WATCHED_AT_EACH_END) ||
@@ -301,11 +294,11 @@ export async function pollNewRecords(
 		seenIds: rememberIds(kept, order, memory.seenIds),
 		refusedIds: [...refused, ...stillRefused].slice(0, MAX_REFUSED_IDS),
 		order,
-		newestPage: order === 'oldestFirst' ? newestPageOf(read, memory.newestPage) : undefined,
 		resumeAt: read.resumeAt,
 		newestTime,
 		...reading.changes,
 	};
+	if (order === 'oldestFirst' && !next.unread) next.newestPage = newestPageOf(read);
 	const range = emit.length > 0 ? ` (${emit[0].id} … ${emit[emit.length - 1].id})` : '';
 	const { node, plural } = list;
 	return {
@@ -328,14 +321,14 @@ export async function newestNewRecord(
 	configuration: string,
 	filters: RecordFilter[],
 ): Promise<IDataObject | undefined> {
-	const reader = new ListReader(list);
+	const reader = new ListReader(list, Infinity);
 	const memory = readMemory(stored, configuration);
 	const accepted = ({ record }: IdentifiedRecord) => matchesFilters(record, filters);
 	if (memory?.order === 'oldestFirst' && memory.newestPage && !memory.unread) {
-		const fromNewest = await reader.read(memory.newestPage, undefined, false);
+		const fromNewest = await reader.read(memory.newestPage);
 		const newest = newestRecord(fromNewest.records.filter(accepted));
 		if (newest || fromNewest.fromStart) return newest?.record;
 	}
-	const whole = await reader.read(undefined, isNewestFirstStart, false);
+	const whole = await reader.read(undefined, isNewestFirstStart);
 	return newestRecord(whole.records.filter(accepted))?.record;
 }

@@ -101,11 +101,8 @@ export async function pollTrigger(
 	trigger: PollTrigger,
 ): Promise<INodeExecutionData[][] | null> {
 	const manual = ctx.getMode() === 'manual';
-	const { event, filters, configuration, list } = await readEventList(
-		ctx,
-		trigger,
-		manual ? undefined : pollBudgetMs(ctx),
-	);
+	const budgetMs = manual ? undefined : pollBudgetMs(ctx);
+	const { event, filters, configuration, list } = await readEventList(ctx, trigger, budgetMs);
 	const staticData = ctx.getWorkflowStaticData('node');
 	const stored = staticData[MEMORY_KEY];
 	const change = event.statusChange;

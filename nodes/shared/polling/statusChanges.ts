@@ -90,7 +90,7 @@ export async function newestStatus(
 	change: StatusChange,
 	filters: RecordFilter[],
 ): Promise<IDataObject | undefined> {
-	const whole = await new ListReader(list).read(undefined, undefined, false);
+	const whole = await new ListReader(list, Infinity).read();
 	const newest = newestRecord(
 		whole.records.filter(({ record }) => matchesFilters(record, filters)),
 	);

@@ -15,12 +15,8 @@ import { listOf, records } from './records.mts';
 const { list: threats } = listOf([]);
 
 describe('record IDs', () => {
-	it('takes string and number IDs, trimmed, and keeps the first of duplicates', () => {
-		const identified = identifyRecords(threats, [
-			{ id: ' a ' },
-			{ id: 7 },
-			{ id: 'a', copy: true },
-		]);
+	it('takes string and number IDs, trimmed', () => {
+		const identified = identifyRecords(threats, [{ id: ' a ' }, { id: 7 }]);
 		expect(identified).toEqual([
 			{ id: 'a', record: { id: ' a ' } },
 			{ id: '7', record: { id: 7 } },
@@ -142,6 +138,11 @@ describe('list reader', () => {
 		expect(whole.records.map(({ id }) => id)).toEqual(['r1', 'r2', 'r3', 'r4', 'r5']);
 		expect(whole.resumeAt).toBeUndefined();
 		expect(fetched).toEqual([undefined, { qs: { page: 2 } }, { qs: { page: 3 } }]);
+		// The first of duplicates on one page, too.
+		const onePage = await new ListReader(
+			listOf([{ id: 'a' }, { id: 'a', copy: true }]).list,
+		).read();
+		expect(onePage.records).toEqual([{ id: 'a', record: { id: 'a' } }]);
 
 		const first = await new ListReader(paged).read(undefined, (page) =>
 			page.records.some(({ id }) => id === 'r3'),
@@ -186,11 +187,7 @@ describe('list reader', () => {
 		const cut = await new ListReader(listOf(long, { pageSize: 1 }).list).read();
 		expect(cut.pages).toHaveLength(1000);
 		expect(cut.resumeAt).toEqual({ qs: { page: 1001 } });
-		const whole = await new ListReader(listOf(long, { pageSize: 1 }).list).read(
-			undefined,
-			undefined,
-			false,
-		);
+		const whole = await new ListReader(listOf(long, { pageSize: 1 }).list, Infinity).read();
 		expect(whole.records).toHaveLength(2001);
 	});
 

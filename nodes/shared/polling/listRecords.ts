@@ -136,11 +136,7 @@ function direction(values: number[]): ListOrder | undefined {
  * page does not tell (fewer than two records, mixed dates and IDs, no dates, opaque IDs).
  */
 export function orderOf(records: IdentifiedRecord[]): ListOrder | undefined {
-	const times = recordTimes(records);
-	const byTime = times && direction(times);
-	if (byTime) return byTime;
-	const numbers = idNumbers(records);
-	return numbers && direction(numbers);
+	return direction(recordTimes(records) ?? []) ?? direction(idNumbers(records) ?? []);
 }
 
 /**

@@ -140,12 +140,11 @@ function unlessNoneSeen(
 	seen: ReadonlySet<string>,
 	isNew: IsNew,
 ): Pick<Reading, 'isNew' | 'lostTrack'> {
-	const { seenIds, newestTime } = memory;
 	if (!read.whole || read.records.some(({ id }) => seen.has(id))) return { isNew };
-	if (seenIds.length === 0) return { isNew: () => true };
+	const { seenIds, newestTime } = memory;
 	return {
 		isNew: (record) => isNewerThan(record, newestTime, seenIds),
-		lostTrack: read.records.length > 0,
+		lostTrack: read.records.length > 0 && seenIds.length > 0,
 	};
 }
 
@@ -228,8 +227,7 @@ async function readToEnd(
 		read = await reader.read();
 	}
 	const { records, fromStart, whole } = read;
-	const goingOn = resumeAt !== undefined && !fromStart;
-	if (order && !goingOn && read.resumeAt && !records.some(({ id }) => seen.has(id))) {
+	if (order && fromStart && read.resumeAt && !records.some(({ id }) => seen.has(id))) {
 		const unread = { endIds: [], newAfter: memory.newestTime };
 		const isNew = datedAfter(memory.newestTime);
 		return { read, isNew, order, changes: { unread } };
@@ -286,19 +284,18 @@ export async function pollNewRecords(
 		else refused.add(record.id);
 	});
 	const readIds = read.records.map(({ id }) => id);
-	const { order } = reading;
 	const kept = [...(reading.seenBefore ?? []), ...readIds.filter((id) => !refused.has(id))];
 	const stillRefused = memory.refusedIds.filter((id) => !readIds.includes(id));
 	const next: Memory = {
 		fingerprint: memory.fingerprint,
-		seenIds: rememberIds(kept, order, memory.seenIds),
+		seenIds: rememberIds(kept, reading.order, memory.seenIds),
 		refusedIds: [...refused, ...stillRefused].slice(0, MAX_REFUSED_IDS),
-		order,
+		order: reading.order,
 		resumeAt: read.resumeAt,
 		newestTime,
 		...reading.changes,
 	};
-	if (order === 'oldestFirst' && !next.unread) next.newestPage = newestPageOf(read);
+	if (next.order === 'oldestFirst' && !next.unread) next.newestPage = newestPageOf(read);
 	const range = emit.length > 0 ? ` (${emit[0].id} … ${emit[emit.length - 1].id})` : '';
 	const { node, plural } = list;
 	return {

@@ -91,9 +91,8 @@ export async function newestStatus(
 	filters: RecordFilter[],
 ): Promise<IDataObject | undefined> {
 	const whole = await new ListReader(list, Infinity).read();
-	const newest = newestRecord(
-		whole.records.filter(({ record }) => matchesFilters(record, filters)),
-	);
+	const accepted = whole.records.filter(({ record }) => matchesFilters(record, filters));
+	const newest = newestRecord(accepted);
 	if (!newest) return undefined;
 	const previous = readStatuses(stored, configuration)?.get(newest.id) ?? null;
 	return { ...newest.record, [change.previousField]: previous };

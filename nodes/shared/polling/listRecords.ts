@@ -200,7 +200,7 @@ export class ListReader {
 	 * service refuses the remembered page `from` as stale (a cursor whose record is gone), the read
 	 * begins again at the list's start.
 	 */
-	async read(from?: PageRef, stop = (_page: ReadPage) => false): Promise<ListRead> {
+	async read(from?: PageRef, stop?: (page: ReadPage) => boolean): Promise<ListRead> {
 		try {
 			return await this.readFrom(from, stop);
 		} catch (error) {
@@ -211,7 +211,7 @@ export class ListReader {
 
 	private async readFrom(
 		from: PageRef | undefined,
-		stop: (page: ReadPage) => boolean,
+		stop: ((page: ReadPage) => boolean) | undefined,
 	): Promise<ListRead> {
 		const read: ListRead = { pages: [], records: [], fromStart: !from, whole: !from };
 		const ids = new Set<string>();
@@ -225,7 +225,7 @@ export class ListReader {
 				if (!ids.has(record.id)) read.records.push(record);
 				ids.add(record.id);
 			}
-			if (stop(page)) break;
+			if (stop?.(page)) break;
 			if (next && (read.pages.length >= this.maxPages || !this.hasTime())) {
 				return { ...read, resumeAt: next, whole: false };
 			}

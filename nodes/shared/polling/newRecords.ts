@@ -54,7 +54,7 @@ interface Memory {
 
 type IsNew = (record: IdentifiedRecord, index: number) => boolean;
 
-/** What one poll read, how it tells the new records in it, and what else it changes in the memory. */
+/** What one poll read, how it tells the new records in it, and the unread range it leaves. */
 interface Reading {
 	read: ListRead;
 	isNew: IsNew;
@@ -64,7 +64,7 @@ interface Reading {
 	lostTrack?: boolean;
 	/** Seen IDs nearer the list's new end than the records read (an unread range's). */
 	seenBefore?: string[];
-	changes?: Partial<Memory>;
+	unread?: Memory['unread'];
 }
 
 /** The stored memory when it belongs to this configuration; otherwise undefined (start over). */
@@ -181,7 +181,7 @@ async function readNewestFirst(
 		...judged,
 		order: orderAfter(read, memory.order),
 		seenBefore: memory.seenIds.slice(0, Math.max(0, newerThanRange)),
-		changes: { unread: read.resumeAt && next },
+		unread: read.resumeAt && next,
 	};
 }
 
@@ -230,7 +230,7 @@ async function readToEnd(
 	if (order && fromStart && read.resumeAt && !records.some(({ id }) => seen.has(id))) {
 		const unread = { endIds: [], newAfter: memory.newestTime };
 		const isNew = datedAfter(memory.newestTime);
-		return { read, isNew, order, changes: { unread } };
+		return { read, isNew, order, unread };
 	}
 	const nearEnd: IsNew = (_record, index) =>
 		(fromStart && index < WATCHED_AT_EACH_END) ||
@@ -292,8 +292,8 @@ export async function pollNewRecords(
 		refusedIds: [...refused, ...stillRefused].slice(0, MAX_REFUSED_IDS),
 		order: reading.order,
 		resumeAt: read.resumeAt,
+		unread: reading.unread,
 		newestTime,
-		...reading.changes,
 	};
 	if (next.order === 'oldestFirst' && !next.unread) next.newestPage = newestPageOf(read);
 	const range = emit.length > 0 ? ` (${emit[0].id} … ${emit[emit.length - 1].id})` : '';

@@ -172,6 +172,21 @@ export interface ListRead {
 	whole: boolean;
 }
 
+/**
+ * Where a read stops before the list's end: at the first page holding one of `ids`; with
+ * `newestFirstStart`, at a first page that shows the newest records first (it holds them).
+ */
+export interface ReadStop {
+	ids?: ReadonlySet<string>;
+	newestFirstStart?: boolean;
+}
+
+function stopsAt(page: ReadPage, stop: ReadStop): boolean {
+	if (stop.newestFirstStart && page.at === undefined && orderOf(page.records) === 'newestFirst')
+		return true;
+	return page.records.some(({ id }) => stop.ids?.has(id));
+}
+
 /** Reads the event's list for one poll, within the time the poll may spend. */
 export class ListReader {
 	private readonly startedAt = Date.now();
@@ -195,12 +210,12 @@ export class ListReader {
 	}
 
 	/**
-	 * Reads from `from` (the list's start when undefined) page after page, up to the first page
-	 * `stop` accepts or the list's end, or until the poll's time or its pages run out. When the
+	 * Reads from `from` (the list's start when undefined) page after page, up to the page `stop`
+	 * names or the list's end, or until the poll's time or its pages run out. When the
 	 * service refuses the remembered page `from` as stale (a cursor whose record is gone), the read
 	 * begins again at the list's start.
 	 */
-	async read(from?: PageRef, stop?: (page: ReadPage) => boolean): Promise<ListRead> {
+	async read(from?: PageRef, stop: ReadStop = {}): Promise<ListRead> {
 		try {
 			return await this.readFrom(from, stop);
 		} catch (error) {
@@ -209,10 +224,7 @@ export class ListReader {
 		}
 	}
 
-	private async readFrom(
-		from: PageRef | undefined,
-		stop: ((page: ReadPage) => boolean) | undefined,
-	): Promise<ListRead> {
+	private async readFrom(from: PageRef | undefined, stop: ReadStop): Promise<ListRead> {
 		const read: ListRead = { pages: [], records: [], fromStart: !from, whole: !from };
 		const ids = new Set<string>();
 		let requested = Date.now();
@@ -225,7 +237,7 @@ export class ListReader {
 				if (!ids.has(record.id)) read.records.push(record);
 				ids.add(record.id);
 			}
-			if (stop?.(page)) break;
+			if (stopsAt(page, stop)) break;
 			if (next && (read.pages.length >= this.maxPages || !this.hasTime())) {
 				return { ...read, resumeAt: next, whole: false };
 			}

@@ -14,7 +14,6 @@ import {
 	type ListOrder,
 	type ListRead,
 	type PollResult,
-	type ReadPage,
 	type RecordFilter,
 } from './listRecords';
 
@@ -108,11 +107,6 @@ function newestPageOf(read: ListRead): PageRef | undefined {
 	return [...read.pages].reverse().find((page) => page.records.length > 0)?.at;
 }
 
-/** Whether a page is the list's first and shows the newest records first: it holds the newest records. */
-function isNewestFirstStart(page: ReadPage): boolean {
-	return page.at === undefined && orderOf(page.records) === 'newestFirst';
-}
-
 /** New when dated after `time`; without `time` or a date, not new. */
 function datedAfter(time: number | undefined): IsNew {
 	return ({ record }) => (recordTime(record) ?? -Infinity) > (time ?? Infinity);
@@ -164,12 +158,9 @@ async function readNewestFirst(
 ): Promise<Reading> {
 	const { unread } = memory;
 	const ends = unread ? new Set(unread.endIds) : seen;
-	const meetsEnd = (page: ReadPage) => page.records.some(({ id }) => ends.has(id));
-	const read = await reader.read(
-		unread && memory.resumeAt,
-		(page) => (seen.size === 0 && isNewestFirstStart(page)) || meetsEnd(page),
-	);
-	const metEnd = read.pages.some(meetsEnd) || (read.resumeAt && ends.size > 0);
+	const stop = { ids: ends, newestFirstStart: seen.size === 0 };
+	const read = await reader.read(unread && memory.resumeAt, stop);
+	const metEnd = read.records.some(({ id }) => ends.has(id)) || (read.resumeAt && ends.size > 0);
 	const judged =
 		unread && !metEnd
 			? { isNew: datedAfter(unread.newAfter) }
@@ -326,6 +317,6 @@ export async function newestNewRecord(
 		const newest = newestRecord(fromNewest.records.filter(accepted));
 		if (newest || fromNewest.fromStart) return newest?.record;
 	}
-	const whole = await reader.read(undefined, isNewestFirstStart);
+	const whole = await reader.read(undefined, { newestFirstStart: true });
 	return newestRecord(whole.records.filter(accepted))?.record;
 }

@@ -132,7 +132,7 @@ describe('record filters', () => {
 describe('list reader', () => {
 	const list = Array.from({ length: 5 }, (_, index) => ({ id: `r${index + 1}` }));
 
-	it('reads page after page to the end, each record once, and stops at the first page `stop` accepts', async () => {
+	it('reads page after page to the end, each record once, and stops at the first page holding an ID it is to stop at', async () => {
 		const { list: paged, fetched } = listOf([...list, { id: 'r1' }], { pageSize: 2 });
 		const whole = await new ListReader(paged).read();
 		expect(whole.records.map(({ id }) => id)).toEqual(['r1', 'r2', 'r3', 'r4', 'r5']);
@@ -144,9 +144,7 @@ describe('list reader', () => {
 		).read();
 		expect(onePage.records).toEqual([{ id: 'a', record: { id: 'a' } }]);
 
-		const first = await new ListReader(paged).read(undefined, (page) =>
-			page.records.some(({ id }) => id === 'r3'),
-		);
+		const first = await new ListReader(paged).read(undefined, { ids: new Set(['r3']) });
 		expect(first.pages.map(({ at }) => at)).toEqual([undefined, { qs: { page: 2 } }]);
 		expect(first.resumeAt).toBeUndefined();
 	});

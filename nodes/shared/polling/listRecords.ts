@@ -115,7 +115,7 @@ function recordTimes(records: IdentifiedRecord[]): number[] | undefined {
  * Whether a record is dated after `time` or, undated, has an ID number above those of `ids` with
  * its prefix; a record that shows neither is new (rather emitted than missed).
  */
-export function isNewerThan(record: IdentifiedRecord, time?: number, ids: string[] = []): boolean {
+export function isNewerThan(record: IdentifiedRecord, time: number | undefined, ids: string[]): boolean {
 	const date = recordTime(record.record);
 	if (date !== undefined && time !== undefined) return date > time;
 	const own = idNumber(record.id);
@@ -124,8 +124,8 @@ export function isNewerThan(record: IdentifiedRecord, time?: number, ids: string
 
 /** The direction of values that only rise or only fall (and do not stay flat). */
 function direction(values: number[]): ListOrder | undefined {
-	const rises = values.some((value, index) => index > 0 && value > values[index - 1]);
-	const falls = values.some((value, index) => index > 0 && value < values[index - 1]);
+	const rises = values.slice(1).some((value, index) => value > values[index]);
+	const falls = values.slice(1).some((value, index) => value < values[index]);
 	if (rises === falls) return undefined;
 	return rises ? 'oldestFirst' : 'newestFirst';
 }
@@ -191,7 +191,6 @@ function stopsAt(page: ReadPage, stop: ReadStop): boolean {
 export class ListReader {
 	private readonly startedAt = Date.now();
 	private slowestPageMs = 0;
-	private pagesRead = 0;
 
 	/** `maxPages`: the pages one read takes at most (a manual run reads them all). */
 	constructor(
@@ -200,12 +199,12 @@ export class ListReader {
 	) {}
 
 	/**
-	 * Whether another page fits in the poll's budget: the first page always does (every poll
-	 * makes progress); later ones while twice the slowest page so far still fits.
+	 * Whether another page fits in the poll's budget: while twice the slowest page so far still
+	 * fits. A read always takes its first page, so every poll makes progress.
 	 */
 	hasTime(): boolean {
 		const { budgetMs } = this.list;
-		if (this.pagesRead === 0 || budgetMs === undefined) return true;
+		if (budgetMs === undefined) return true;
 		return Date.now() - this.startedAt + 2 * this.slowestPageMs < budgetMs;
 	}
 
@@ -229,7 +228,6 @@ export class ListReader {
 		const ids = new Set<string>();
 		let requested = Date.now();
 		for await (const { at, records, next } of listPages(this.list.readPage, from)) {
-			this.pagesRead++;
 			this.slowestPageMs = Math.max(this.slowestPageMs, Date.now() - requested);
 			const page = { at, records: identifyRecords(this.list, records) };
 			read.pages.push(page);

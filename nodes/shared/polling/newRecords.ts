@@ -85,7 +85,7 @@ function mergeIds(current: string[], previous: string[]): string[] {
 /** IDs just read, the list's new end first (both ends when the order is not known), before earlier ones. */
 function rememberIds(read: string[], order: ListOrder | undefined, previous: string[]): string[] {
 	if (order === 'oldestFirst') return mergeIds([...read].reverse(), previous);
-	if (order === 'newestFirst' || read.length <= MAX_SEEN_IDS) return mergeIds(read, previous);
+	if (order === 'newestFirst') return mergeIds(read, previous);
 	return mergeIds(
 		[...read.slice(0, WATCHED_AT_EACH_END), ...read.slice(-WATCHED_AT_EACH_END)],
 		previous,

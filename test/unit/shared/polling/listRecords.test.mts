@@ -99,15 +99,17 @@ describe('newer than', () => {
 	const at = (id: string, createdAt?: number) => ({ id, record: { id, createdAt } });
 
 	it('compares dates when the record has one and a date is given, else the numbers ending IDs with its prefix', () => {
-		expect(isNewerThan(at('a', 5), 4)).toBe(true);
-		expect(isNewerThan(at('a', 5), 5)).toBe(false);
+		expect(isNewerThan(at('a', 5), 4, [])).toBe(true);
+		expect(isNewerThan(at('a', 5), 5, [])).toBe(false);
 		expect(isNewerThan(at('a', 5), 6, ['a_1'])).toBe(false);
 		expect(isNewerThan(at('x_3'), 6, ['x_2', 'y_9', 'opaque'])).toBe(true);
 		expect(isNewerThan(at('x_2', 5), undefined, ['x_2'])).toBe(false);
 		expect(isNewerThan(at('x_1'), undefined, ['x_2'])).toBe(false);
 		expect(isNewerThan(at('x_3'), undefined, ['y_5'])).toBe(true);
 		expect(isNewerThan(at('opaque'), undefined, ['x_2'])).toBe(true);
-		expect(isNewerThan(at('x_3'))).toBe(true);
+		expect(isNewerThan(at('x_3'), undefined, [])).toBe(true);
+		// Dated, but no date to compare with: the ID number decides.
+		expect(isNewerThan(at('x_3', 5), undefined, ['x_2'])).toBe(true);
 	});
 });
 
@@ -145,6 +147,16 @@ describe('list reader', () => {
 		expect(onePage.records).toEqual([{ id: 'a', record: { id: 'a' } }]);
 
 		const first = await new ListReader(paged).read(undefined, { ids: new Set(['r3']) });
+		const dated = (id: string, createdAt: number) => ({ id, createdAt });
+		// Only the list's first page may stop a read for showing the newest records first.
+		const later = listOf([{ id: 'a' }, ...[4, 3, 2, 1].map((n) => dated(`n${n}`, n))], {
+			pageSize: 2,
+		});
+		await new ListReader(later.list).read(undefined, { newestFirstStart: true });
+		expect(later.fetched).toHaveLength(3);
+		const newest = listOf([dated('n4', 4), dated('n3', 3), dated('n2', 2)], { pageSize: 2 });
+		await new ListReader(newest.list).read(undefined, { newestFirstStart: true });
+		expect(newest.fetched).toEqual([undefined]);
 		expect(first.pages.map(({ at }) => at)).toEqual([undefined, { qs: { page: 2 } }]);
 		expect(first.resumeAt).toBeUndefined();
 	});
@@ -170,7 +182,6 @@ describe('list reader', () => {
 	it('reads the first page, then goes on only while twice its slowest page fits in the budget', async () => {
 		const { list: budgeted, fetched } = listOf(list, { pageSize: 2, budgetMs: 0 });
 		const reader = new ListReader(budgeted);
-		expect(reader.hasTime()).toBe(true);
 		const cut = await reader.read();
 		expect(fetched).toHaveLength(1);
 		expect(cut.resumeAt).toEqual({ qs: { page: 2 } });

@@ -369,6 +369,18 @@ describe('new records over polls short of time', () => {
 		const next = await poll(turned, first.memory, { pageSize: 2 });
 		expect(emitted(next)).toEqual(['r6', 'r5']);
 		expect(next.memory.order).toBeUndefined();
+		// Also when the read goes over the whole list: where its new records are does not count then.
+		const fromStart = { ...first.memory, newestPage: undefined };
+		expect((await poll(turned, fromStart, { pageSize: 2 })).memory.order).toBeUndefined();
+	});
+
+	it('oldest first: a read from the start cut short after records seen before goes on at the next poll', async () => {
+		const first = await poll(range(1, 4), undefined, { pageSize: 2 });
+		expect(first.memory.order).toBe('oldestFirst');
+		const cut = await shortPoll(range(1, 6), { ...first.memory, newestPage: undefined });
+		expect(cut.records).toEqual([]);
+		const rest = await poll(range(1, 6), cut.memory, { pageSize: 2 });
+		expect(emitted(rest)).toEqual(['r5', 'r6']);
 	});
 
 	it('a record that appears among those seen before, on their old side, is not new', async () => {

@@ -115,11 +115,7 @@ function recordTimes(records: IdentifiedRecord[]): number[] | undefined {
  * Whether a record is dated after `time` or, undated, has an ID number above those of `ids` with
  * its prefix; a record that shows neither is new (rather emitted than missed).
  */
-export function isNewerThan(
-	record: IdentifiedRecord,
-	time: number | undefined,
-	ids: string[],
-): boolean {
+export function isNewerThan(record: IdentifiedRecord, time: number | undefined, ids: string[]) {
 	const date = recordTime(record.record);
 	if (date !== undefined && time !== undefined) return date > time;
 	const own = idNumber(record.id);

@@ -47,7 +47,7 @@ export interface ReadPage {
 	records: IdentifiedRecord[];
 }
 
-/** Pages one read takes at most; the next poll goes on from there, as when its time runs short. */
+/** Pages one poll's read takes at most; the next poll goes on from there, as when its time runs short. */
 export const MAX_PAGES_PER_READ = 1000;
 
 /** Answers to a remembered link or cursor meaning the service no longer knows it. */
@@ -72,11 +72,10 @@ export function fingerprintOf(configuration: string): string {
 }
 
 /**
- * Pairs each record with its `id`, keeping the first of duplicates (pages may shift while read).
- * Records without one make the whole poll fail: without IDs nothing can be told apart.
+ * Pairs each record with its `id`. Records without one make the whole poll fail: without IDs
+ * nothing can be told apart.
  */
 export function identifyRecords(list: EventList, records: IDataObject[]): IdentifiedRecord[] {
-	const identified = new Map<string, IdentifiedRecord>();
 	const missing = records.filter((record) => textOf(record.id) === undefined);
 	if (missing.length > 0) {
 		const fields = Object.keys(missing[0]).slice(0, 10).join(', ') || 'none';
@@ -88,11 +87,7 @@ export function identifyRecords(list: EventList, records: IDataObject[]): Identi
 			},
 		);
 	}
-	for (const record of records) {
-		const id = textOf(record.id) as string;
-		if (!identified.has(id)) identified.set(id, { id, record });
-	}
-	return [...identified.values()];
+	return records.map((record) => ({ id: textOf(record.id) as string, record }));
 }
 
 /** `thr_12` → ["thr_", 12]; undefined for IDs that do not end in a number. */
@@ -120,7 +115,7 @@ function recordTimes(records: IdentifiedRecord[]): number[] | undefined {
  * Whether a record is dated after `time` or, undated, has an ID number above those of `ids` with
  * its prefix; a record that shows neither is new (rather emitted than missed).
  */
-export function isNewerThan(record: IdentifiedRecord, time?: number, ids: string[] = []): boolean {
+export function isNewerThan(record: IdentifiedRecord, time: number | undefined, ids: string[]) {
 	const date = recordTime(record.record);
 	if (date !== undefined && time !== undefined) return date > time;
 	const own = idNumber(record.id);
@@ -129,8 +124,8 @@ export function isNewerThan(record: IdentifiedRecord, time?: number, ids: string
 
 /** The direction of values that only rise or only fall (and do not stay flat). */
 function direction(values: number[]): ListOrder | undefined {
-	const rises = values.some((value, index) => index > 0 && value > values[index - 1]);
-	const falls = values.some((value, index) => index > 0 && value < values[index - 1]);
+	const rises = values.slice(1).some((value, index) => value > values[index]);
+	const falls = values.slice(1).some((value, index) => value < values[index]);
 	if (rises === falls) return undefined;
 	return rises ? 'oldestFirst' : 'newestFirst';
 }
@@ -141,12 +136,7 @@ function direction(values: number[]): ListOrder | undefined {
  * page does not tell (fewer than two records, mixed dates and IDs, no dates, opaque IDs).
  */
 export function orderOf(records: IdentifiedRecord[]): ListOrder | undefined {
-	if (records.length < 2) return undefined;
-	const times = recordTimes(records);
-	const byTime = times && direction(times);
-	if (byTime) return byTime;
-	const numbers = idNumbers(records);
-	return numbers && direction(numbers);
+	return direction(recordTimes(records) ?? []) ?? direction(idNumbers(records) ?? []);
 }
 
 /**
@@ -168,103 +158,89 @@ function isStaleLink(error: unknown): boolean {
 	return STALE_LINK_STATUSES.includes(String((error as { httpCode?: unknown }).httpCode));
 }
 
+/**
+ * One read of the list: its pages and their records in list order (each once). `resumeAt` is set
+ * when the read stopped for lack of time or pages: where the next read goes on.
+ */
+export interface ListRead {
+	pages: ReadPage[];
+	records: IdentifiedRecord[];
+	resumeAt?: PageRef;
+	/** Whether the read began at the list's start (asked to, or the remembered page was stale). */
+	fromStart: boolean;
+	/** Whether the read went from the list's start to its end, or to the page that stopped it. */
+	whole: boolean;
+}
+
+/**
+ * Where a read stops before the list's end: at the first page holding one of `ids`; with
+ * `newestFirstStart`, at a first page that shows the newest records first (it holds them).
+ */
+export interface ReadStop {
+	ids?: ReadonlySet<string>;
+	newestFirstStart?: boolean;
+}
+
+function stopsAt(page: ReadPage, stop: ReadStop): boolean {
+	if (stop.newestFirstStart && page.at === undefined && orderOf(page.records) === 'newestFirst')
+		return true;
+	return page.records.some(({ id }) => stop.ids?.has(id));
+}
+
 /** Reads the event's list for one poll, within the time the poll may spend. */
 export class ListReader {
 	private readonly startedAt = Date.now();
 	private slowestPageMs = 0;
-	private pagesRead = 0;
 
-	constructor(readonly list: EventList) {}
+	/** `maxPages`: the pages one read takes at most (a manual run reads them all). */
+	constructor(
+		readonly list: EventList,
+		private readonly maxPages = MAX_PAGES_PER_READ,
+	) {}
 
 	/**
-	 * Whether another page fits in the poll's budget: the first page always does (every poll
-	 * makes progress); later ones while twice the slowest page so far still fits.
+	 * Whether another page fits in the poll's budget: while twice the slowest page so far still
+	 * fits. A read always takes its first page, so every poll makes progress.
 	 */
 	hasTime(): boolean {
 		const { budgetMs } = this.list;
-		if (this.pagesRead === 0 || budgetMs === undefined) return true;
+		if (budgetMs === undefined) return true;
 		return Date.now() - this.startedAt + 2 * this.slowestPageMs < budgetMs;
 	}
 
-	/** Counts a page read, and the time it took. */
-	pageTook(ms: number): void {
-		this.pagesRead++;
-		this.slowestPageMs = Math.max(this.slowestPageMs, ms);
-	}
-
-	/** A read from `from` (the list's start when undefined); `limited`: false for a manual run. */
-	read(from?: PageRef, limited = true): ListRead {
-		return new ListRead(this, from, limited);
-	}
-}
-
-/**
- * One read of the list. Looping over it reads page after page and collects them, to the list's
- * end or, when `limited`, until the poll's time or `MAX_PAGES_PER_READ` runs out, which sets
- * `resumeAt`; the caller leaves the loop once it has what it needs. When the service refuses the
- * remembered page `from` as stale (a cursor whose record is gone), the read begins again at the
- * list's start.
- */
-export class ListRead {
-	readonly pages: ReadPage[] = [];
-	/** The records of every page in list order, each once. */
-	readonly records: IdentifiedRecord[] = [];
-	/** Set when the read stopped for lack of time or pages: where the next read goes on. */
-	resumeAt?: PageRef;
-	private readonly ids = new Set<string>();
-
-	constructor(
-		private readonly reader: ListReader,
-		private readonly from: PageRef | undefined,
-		private readonly limited: boolean,
-	) {}
-
-	/** Whether the read began at the list's start (asked to, or the remembered page was stale). */
-	get fromStart(): boolean {
-		return this.pages[0].at === undefined;
-	}
-
-	/** Whether the read went from the list's start to its end. */
-	get whole(): boolean {
-		return this.fromStart && !this.resumeAt;
-	}
-
-	async *[Symbol.asyncIterator](): AsyncGenerator<ReadPage> {
+	/**
+	 * Reads from `from` (the list's start when undefined) page after page, up to the page `stop`
+	 * names or the list's end, or until the poll's time or its pages run out. When the
+	 * service refuses the remembered page `from` as stale (a cursor whose record is gone), the read
+	 * begins again at the list's start.
+	 */
+	async read(from?: PageRef, stop: ReadStop = {}): Promise<ListRead> {
 		try {
-			yield* this.pagesFrom(this.from);
+			return await this.readFrom(from, stop);
 		} catch (error) {
-			if (this.from === undefined || !isStaleLink(error))
-				return await Promise.reject(error as Error);
-			this.pages.length = 0;
-			this.records.length = 0;
-			this.ids.clear();
-			yield* this.pagesFrom(undefined);
+			if (from === undefined || !isStaleLink(error)) return await Promise.reject(error as Error);
+			return await this.readFrom(undefined, stop);
 		}
 	}
 
-	/** Reads every page this read gives. */
-	async toEnd(): Promise<this> {
-		const pages = this[Symbol.asyncIterator]();
-		while (!(await pages.next()).done) continue;
-		return this;
-	}
-
-	private async *pagesFrom(from: PageRef | undefined): AsyncGenerator<ReadPage> {
-		const { list } = this.reader;
+	private async readFrom(from: PageRef | undefined, stop: ReadStop): Promise<ListRead> {
+		const read: ListRead = { pages: [], records: [], fromStart: !from, whole: !from };
+		const ids = new Set<string>();
 		let requested = Date.now();
-		for await (const { at, records, next } of listPages(list.readPage, from)) {
-			this.reader.pageTook(Date.now() - requested);
-			const page = { at, records: identifyRecords(list, records) };
-			this.pages.push(page);
-			this.records.push(...page.records.filter(({ id }) => !this.ids.has(id)));
-			for (const { id } of page.records) this.ids.add(id);
-			yield page;
-			const outOfPages = this.pages.length >= MAX_PAGES_PER_READ;
-			if (next && this.limited && (outOfPages || !this.reader.hasTime())) {
-				this.resumeAt = next;
-				return;
+		for await (const { at, records, next } of listPages(this.list.readPage, from)) {
+			this.slowestPageMs = Math.max(this.slowestPageMs, Date.now() - requested);
+			const page = { at, records: identifyRecords(this.list, records) };
+			read.pages.push(page);
+			for (const record of page.records) {
+				if (!ids.has(record.id)) read.records.push(record);
+				ids.add(record.id);
+			}
+			if (stopsAt(page, stop)) break;
+			if (next && (read.pages.length >= this.maxPages || !this.hasTime())) {
+				return { ...read, resumeAt: next, whole: false };
 			}
 			requested = Date.now();
 		}
+		return read;
 	}
 }

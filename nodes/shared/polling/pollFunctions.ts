@@ -63,21 +63,11 @@ function pollBudgetMs(ctx: IPollFunctions): number | undefined {
 /** The n8n contexts a trigger reads its event's list in: a poll, a webhook call, a webhook's set-up. */
 export type TriggerContext = IPollFunctions | IWebhookFunctions | IHookFunctions;
 
-/** The event a trigger node is set to, its list and what makes a memory belong to it. */
-export interface EventListSettings {
-	event: PollEvent;
-	filters: RecordFilter[];
-	/** The event, base URL, query parameters and filters: a memory of another configuration starts over. */
-	configuration: string;
-	list: EventList;
-}
-
-/** Reads the node's event, filters and query parameters, and the reader of the event's list. */
-export async function readEventList(
-	ctx: TriggerContext,
-	trigger: PollTrigger,
-	budgetMs?: number,
-): Promise<EventListSettings> {
+/**
+ * Reads the node's event, its filters, the event's list, and the configuration (event, base URL,
+ * query parameters and filters: a memory of another configuration starts over).
+ */
+export async function readEventList(ctx: TriggerContext, trigger: PollTrigger, budgetMs?: number) {
 	const value = ctx.getNodeParameter('event');
 	const event = trigger.events.find((candidate) => candidate.value === value);
 	if (!event) {
@@ -111,11 +101,8 @@ export async function pollTrigger(
 	trigger: PollTrigger,
 ): Promise<INodeExecutionData[][] | null> {
 	const manual = ctx.getMode() === 'manual';
-	const { event, filters, configuration, list } = await readEventList(
-		ctx,
-		trigger,
-		manual ? undefined : pollBudgetMs(ctx),
-	);
+	const budgetMs = manual ? undefined : pollBudgetMs(ctx);
+	const { event, filters, configuration, list } = await readEventList(ctx, trigger, budgetMs);
 	const staticData = ctx.getWorkflowStaticData('node');
 	const stored = staticData[MEMORY_KEY];
 	const change = event.statusChange;

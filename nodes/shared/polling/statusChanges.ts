@@ -49,7 +49,7 @@ export async function pollStatusChanges(
 ): Promise<PollResult> {
 	const remembered = readStatuses(stored, configuration);
 	const { resumeAt } = (remembered ? stored : {}) as { resumeAt?: PageRef };
-	const read = await new ListReader(list).read(resumeAt).toEnd();
+	const read = await new ListReader(list).read(resumeAt);
 	const statuses = new Map<string, string>();
 	const records: IDataObject[] = [];
 	for (const { id, record } of read.records) {
@@ -90,10 +90,9 @@ export async function newestStatus(
 	change: StatusChange,
 	filters: RecordFilter[],
 ): Promise<IDataObject | undefined> {
-	const whole = await new ListReader(list).read(undefined, false).toEnd();
-	const newest = newestRecord(
-		whole.records.filter(({ record }) => matchesFilters(record, filters)),
-	);
+	const whole = await new ListReader(list, Infinity).read();
+	const accepted = whole.records.filter(({ record }) => matchesFilters(record, filters));
+	const newest = newestRecord(accepted);
 	if (!newest) return undefined;
 	const previous = readStatuses(stored, configuration)?.get(newest.id) ?? null;
 	return { ...newest.record, [change.previousField]: previous };

@@ -15,12 +15,8 @@ import { listOf, records } from './records.mts';
 const { list: threats } = listOf([]);
 
 describe('record IDs', () => {
-	it('takes string and number IDs, trimmed, and keeps the first of duplicates', () => {
-		const identified = identifyRecords(threats, [
-			{ id: ' a ' },
-			{ id: 7 },
-			{ id: 'a', copy: true },
-		]);
+	it('takes string and number IDs, trimmed', () => {
+		const identified = identifyRecords(threats, [{ id: ' a ' }, { id: 7 }]);
 		expect(identified).toEqual([
 			{ id: 'a', record: { id: ' a ' } },
 			{ id: '7', record: { id: 7 } },
@@ -103,15 +99,17 @@ describe('newer than', () => {
 	const at = (id: string, createdAt?: number) => ({ id, record: { id, createdAt } });
 
 	it('compares dates when the record has one and a date is given, else the numbers ending IDs with its prefix', () => {
-		expect(isNewerThan(at('a', 5), 4)).toBe(true);
-		expect(isNewerThan(at('a', 5), 5)).toBe(false);
+		expect(isNewerThan(at('a', 5), 4, [])).toBe(true);
+		expect(isNewerThan(at('a', 5), 5, [])).toBe(false);
 		expect(isNewerThan(at('a', 5), 6, ['a_1'])).toBe(false);
 		expect(isNewerThan(at('x_3'), 6, ['x_2', 'y_9', 'opaque'])).toBe(true);
 		expect(isNewerThan(at('x_2', 5), undefined, ['x_2'])).toBe(false);
 		expect(isNewerThan(at('x_1'), undefined, ['x_2'])).toBe(false);
 		expect(isNewerThan(at('x_3'), undefined, ['y_5'])).toBe(true);
 		expect(isNewerThan(at('opaque'), undefined, ['x_2'])).toBe(true);
-		expect(isNewerThan(at('x_3'))).toBe(true);
+		expect(isNewerThan(at('x_3'), undefined, [])).toBe(true);
+		// Dated, but no date to compare with: the ID number decides.
+		expect(isNewerThan(at('x_3', 5), undefined, ['x_2'])).toBe(true);
 	});
 });
 
@@ -136,15 +134,29 @@ describe('record filters', () => {
 describe('list reader', () => {
 	const list = Array.from({ length: 5 }, (_, index) => ({ id: `r${index + 1}` }));
 
-	it('reads page after page to the end, each record once, and stops at the page the caller leaves the loop', async () => {
+	it('reads page after page to the end, each record once, and stops at the first page holding an ID it is to stop at', async () => {
 		const { list: paged, fetched } = listOf([...list, { id: 'r1' }], { pageSize: 2 });
-		const whole = await new ListReader(paged).read().toEnd();
+		const whole = await new ListReader(paged).read();
 		expect(whole.records.map(({ id }) => id)).toEqual(['r1', 'r2', 'r3', 'r4', 'r5']);
 		expect(whole.resumeAt).toBeUndefined();
 		expect(fetched).toEqual([undefined, { qs: { page: 2 } }, { qs: { page: 3 } }]);
+		// The first of duplicates on one page, too.
+		const onePage = await new ListReader(
+			listOf([{ id: 'a' }, { id: 'a', copy: true }]).list,
+		).read();
+		expect(onePage.records).toEqual([{ id: 'a', record: { id: 'a' } }]);
 
-		const first = new ListReader(paged).read();
-		for await (const page of first) if (page.records.some(({ id }) => id === 'r3')) break;
+		const first = await new ListReader(paged).read(undefined, { ids: new Set(['r3']) });
+		const dated = (id: string, createdAt: number) => ({ id, createdAt });
+		// Only the list's first page may stop a read for showing the newest records first.
+		const later = listOf([{ id: 'a' }, ...[4, 3, 2, 1].map((n) => dated(`n${n}`, n))], {
+			pageSize: 2,
+		});
+		await new ListReader(later.list).read(undefined, { newestFirstStart: true });
+		expect(later.fetched).toHaveLength(3);
+		const newest = listOf([dated('n4', 4), dated('n3', 3), dated('n2', 2)], { pageSize: 2 });
+		await new ListReader(newest.list).read(undefined, { newestFirstStart: true });
+		expect(newest.fetched).toEqual([undefined]);
 		expect(first.pages.map(({ at }) => at)).toEqual([undefined, { qs: { page: 2 } }]);
 		expect(first.resumeAt).toBeUndefined();
 	});
@@ -160,7 +172,7 @@ describe('list reader', () => {
 				return await read(at);
 			};
 			// 10 ms, then 40 ms + 2 × 30 ms = 100 ms: no time for a third page.
-			const cut = await new ListReader(slow).read().toEnd();
+			const cut = await new ListReader(slow).read();
 			expect(cut.pages).toHaveLength(2);
 		} finally {
 			vi.useRealTimers();
@@ -170,30 +182,27 @@ describe('list reader', () => {
 	it('reads the first page, then goes on only while twice its slowest page fits in the budget', async () => {
 		const { list: budgeted, fetched } = listOf(list, { pageSize: 2, budgetMs: 0 });
 		const reader = new ListReader(budgeted);
-		expect(reader.hasTime()).toBe(true);
-		const cut = await reader.read().toEnd();
+		const cut = await reader.read();
 		expect(fetched).toHaveLength(1);
 		expect(cut.resumeAt).toEqual({ qs: { page: 2 } });
 		expect(reader.hasTime()).toBe(false);
 
 		const roomy = new ListReader(listOf(list, { pageSize: 2, budgetMs: 60_000 }).list);
-		expect((await roomy.read().toEnd()).resumeAt).toBeUndefined();
+		expect((await roomy.read()).resumeAt).toBeUndefined();
 	});
 
 	it('reads at most 1,000 pages at a time; a manual run reads them all', async () => {
 		const long = Array.from({ length: 2001 }, (_, index) => ({ id: `r${index + 1}` }));
-		const cut = await new ListReader(listOf(long, { pageSize: 1 }).list).read().toEnd();
+		const cut = await new ListReader(listOf(long, { pageSize: 1 }).list).read();
 		expect(cut.pages).toHaveLength(1000);
 		expect(cut.resumeAt).toEqual({ qs: { page: 1001 } });
-		const whole = await new ListReader(listOf(long, { pageSize: 1 }).list)
-			.read(undefined, false)
-			.toEnd();
+		const whole = await new ListReader(listOf(long, { pageSize: 1 }).list, Infinity).read();
 		expect(whole.records).toHaveLength(2001);
 	});
 
 	it('reads from the start when the service refuses a remembered page as stale, and fails on other errors', async () => {
 		const { list: stale, fetched } = listOf(list, { pageSize: 2 });
-		const restarted = await new ListReader(stale).read({ qs: { cursor: 'gone' } }).toEnd();
+		const restarted = await new ListReader(stale).read({ qs: { cursor: 'gone' } });
 		expect(restarted.fromStart).toBe(true);
 		expect(fetched).toEqual([
 			{ qs: { cursor: 'gone' } },
@@ -202,7 +211,7 @@ describe('list reader', () => {
 			{ qs: { page: 3 } },
 		]);
 		expect(restarted.records).toHaveLength(5);
-		expect((await new ListReader(stale).read({ qs: { page: 2 } }).toEnd()).fromStart).toBe(false);
+		expect((await new ListReader(stale).read({ qs: { page: 2 } })).fromStart).toBe(false);
 
 		let requests = 0;
 		const failing = listOf(list).list;
@@ -210,10 +219,10 @@ describe('list reader', () => {
 			requests++;
 			return await Promise.reject(Object.assign(new Error('gone'), { httpCode: '404' }));
 		};
-		await expect(new ListReader(failing).read().toEnd()).rejects.toThrow('gone');
+		await expect(new ListReader(failing).read()).rejects.toThrow('gone');
 		expect(requests).toBe(1);
 		failing.readPage = async () =>
 			await Promise.reject(Object.assign(new Error('down'), { httpCode: '503' }));
-		await expect(new ListReader(failing).read({ qs: { page: 2 } }).toEnd()).rejects.toThrow('down');
+		await expect(new ListReader(failing).read({ qs: { page: 2 } })).rejects.toThrow('down');
 	});
 });

@@ -1,7 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
-import type { PollResult, RecordFilter } from '../../../../nodes/shared/polling/listRecords.ts';
+import type {
+	EventList,
+	PollResult,
+	RecordFilter,
+} from '../../../../nodes/shared/polling/listRecords.ts';
 import { newestNewRecord, pollNewRecords } from '../../../../nodes/shared/polling/newRecords.ts';
 import { listOf, records } from './records.mts';
 
@@ -48,6 +52,8 @@ describe('new records', () => {
 		expect(next.memory.order).toBe('oldestFirst');
 		expect(next.memory.seenIds).toEqual(['c', 'b', 'a']);
 		expect((await poll(plain('a', 'b', 'c'), next.memory)).records).toEqual([]);
+		// Nothing new shows no order.
+		expect((await poll(plain('a', 'b'), first.memory)).memory.order).toBeUndefined();
 	});
 
 	it('starts over, emitting nothing, for a memory of another configuration or of an older format', async () => {
@@ -112,6 +118,9 @@ describe('new records', () => {
 		expect(completed.records).toEqual([{ id: 'b', status: 'completed' }]);
 		expect(completed.memory.seenIds).toEqual(['b', 'a']);
 		expect(completed.memory.refusedIds).toEqual([]);
+		// A refused record the poll does not read stays refused.
+		const unread = await poll(plain('a'), whileQueued.memory, { filters: done });
+		expect(unread.memory.refusedIds).toEqual(['b']);
 	});
 
 	it('keeps at most 200 refused IDs, those read first', async () => {
@@ -136,7 +145,11 @@ describe('new records', () => {
 		const grown = [...plain('new-first'), ...list, ...plain('new-last')];
 		const next = await poll(grown, first.memory);
 		expect(emitted(next)).toEqual(['new-first', 'new-last']);
+		expect(next.memory.order).toBeUndefined();
 		expect(next.memory.seenIds).toHaveLength(1000);
+		// The 500th record from the end is watched.
+		const inTail = [...list.slice(0, 1501), ...plain('in-tail'), ...list.slice(1501)];
+		expect(emitted(await poll(inTail, first.memory))).toEqual(['in-tail']);
 		expect((await poll(grown, next.memory)).records).toEqual([]);
 	});
 
@@ -152,6 +165,10 @@ describe('new records', () => {
 		const next = await poll([...plain('fresh'), ...list], unordered.memory, { pageSize: 10 });
 		expect(emitted(next)).toEqual(['fresh']);
 		expect(next.memory.order).toBe('newestFirst');
+
+		// Pages that show different orders leave it unknown.
+		const mixed = [...range(1, 2, true), ...range(3, 4, true).reverse()];
+		expect((await poll(mixed, undefined, { pageSize: 2 })).memory.order).toBeUndefined();
 	});
 
 	it('goes on at the next poll after 1,000 pages, and the first poll reading on emits nothing old', async () => {
@@ -159,14 +176,12 @@ describe('new records', () => {
 		const list = range(1, 2500, true);
 		const first = await poll(list, undefined, { pageSize: 2 });
 		expect(first.memory.order).toBe('oldestFirst');
-		expect(first.memory.unfinishedRead).toEqual({
-			from: { qs: { page: 1001 } },
-			newAfter: expect.any(Number) as number,
-		});
+		expect(first.memory.resumeAt).toEqual({ qs: { page: 1001 } });
+		expect(first.memory.unread).toEqual({ endIds: [], newAfter: expect.any(Number) as number });
 		const fresh = { id: 'fresh', createdAt: Date.now() + 1000 };
 		const next = await poll([...list, fresh], first.memory, { pageSize: 2 });
 		expect(emitted(next)).toEqual(['fresh']);
-		expect(next.memory.unfinishedRead).toBeUndefined();
+		expect(next.memory.unread).toBeUndefined();
 		expect(next.memory.newestPage).toEqual({ qs: { page: 1251 } });
 	});
 
@@ -190,6 +205,10 @@ describe('new records', () => {
 		expect(await newestNewRecord(listOf(list).list, undefined, CONFIGURATION, [])).toEqual({
 			id: 'r7',
 		});
+		const none = [{ fields: ['status'], values: ['none'] }];
+		expect(
+			await newestNewRecord(listOf(list).list, undefined, CONFIGURATION, none),
+		).toBeUndefined();
 	});
 });
 
@@ -216,49 +235,31 @@ describe('new records over polls short of time', () => {
 
 		const cut = await shortPoll(newestFirst(1, 11), first.memory);
 		expect(emitted(cut)).toEqual(['n11', 'n10']);
-		expect(cut.memory.unread).toEqual([
-			{
-				from: { qs: { page: 2 } },
-				endIds: ['n6', 'n5'],
-				lastPageIds: ['n11', 'n10'],
-				newestTime: 1006,
-			},
-		]);
+		expect(cut.memory.resumeAt).toEqual({ qs: { page: 2 } });
+		expect(cut.memory.unread).toEqual({ endIds: ['n6', 'n5'], newAfter: 1006 });
 		expect(cut.memory.seenIds).toEqual(['n11', 'n10', 'n6', 'n5']);
 
 		// n12 arrives: page 2 now starts with n10, emitted already.
 		const range = await shortPoll(newestFirst(1, 12), cut.memory);
 		expect(range.fetched).toEqual([{ qs: { page: 2 } }]);
 		expect(emitted(range)).toEqual(['n9']);
-		expect(range.memory.unread).toEqual([
-			{
-				from: { qs: { page: 3 } },
-				endIds: ['n6', 'n5'],
-				lastPageIds: ['n10', 'n9'],
-				newestTime: 1006,
-			},
-		]);
+		expect(range.memory.resumeAt).toEqual({ qs: { page: 3 } });
+		expect(range.memory.unread).toEqual({ endIds: ['n6', 'n5'], newAfter: 1006 });
 
 		const rangeEnd = await shortPoll(newestFirst(1, 12), range.memory);
 		expect(rangeEnd.fetched).toEqual([{ qs: { page: 3 } }]);
 		expect(emitted(rangeEnd)).toEqual(['n8', 'n7']);
-		expect(rangeEnd.memory.unread).toEqual([
-			{
-				from: { qs: { page: 4 } },
-				endIds: ['n6', 'n5'],
-				lastPageIds: ['n8', 'n7'],
-				newestTime: 1006,
-			},
-		]);
+		expect(rangeEnd.memory.resumeAt).toEqual({ qs: { page: 4 } });
 		const done = await shortPoll(newestFirst(1, 12), rangeEnd.memory);
 		expect(done.fetched).toEqual([{ qs: { page: 4 } }]);
 		expect(done.records).toEqual([]);
-		expect(done.memory.unread).toEqual([]);
-		expect(done.memory.seenIds).toEqual(['n11', 'n10', 'n6', 'n5', 'n9', 'n8', 'n7']);
+		expect(done.memory.unread).toBeUndefined();
+		// The range's records are remembered between the newer records and the range's end.
+		expect(done.memory.seenIds).toEqual(['n11', 'n10', 'n9', 'n8', 'n7', 'n6', 'n5']);
 
 		const head = await poll(newestFirst(1, 12), done.memory, { pageSize: 2 });
 		expect(emitted(head)).toEqual(['n12']);
-		expect(head.memory.seenIds).toEqual(['n12', 'n11', 'n10', 'n6', 'n5', 'n9', 'n8', 'n7']);
+		expect(head.memory.seenIds).toEqual(['n12', 'n11', 'n10', 'n9', 'n8', 'n7', 'n6', 'n5']);
 		expect((await poll(newestFirst(1, 12), head.memory, { pageSize: 2 })).records).toEqual([]);
 	});
 
@@ -266,17 +267,22 @@ describe('new records over polls short of time', () => {
 		const first = await poll(newestFirst(1, 2), undefined, { pageSize: 2 });
 		const cut = await shortPoll(newestFirst(1, 7), first.memory);
 		expect(emitted(cut)).toEqual(['n7', 'n6']);
-		const gone = [...newestFirst(3, 7), { id: 'old', createdAt: 5 }];
+		const gone = [
+			...newestFirst(3, 7),
+			{ id: 'same', createdAt: 1002 },
+			{ id: 'old', createdAt: 5 },
+			{ id: 'undated' },
+		];
 		const rest = await poll(gone, cut.memory, { pageSize: 2 });
 		expect(emitted(rest)).toEqual(['n5', 'n4', 'n3']);
-		expect(rest.memory.unread).toEqual([]);
+		expect(rest.memory.unread).toBeUndefined();
 	});
 
 	it('newest first: a page that shows the other order makes the next poll learn the order again', async () => {
 		const first = await poll(newestFirst(1, 4), undefined, { pageSize: 2 });
 		const turned = await poll([...newestFirst(1, 4)].reverse(), first.memory, { pageSize: 2 });
 		expect(turned.memory.order).toBeUndefined();
-		expect(turned.memory.unread).toEqual([]);
+		expect(turned.memory.unread).toBeUndefined();
 	});
 
 	it('newest first: warns when the list no longer shows any record seen before', async () => {
@@ -323,11 +329,112 @@ describe('new records over polls short of time', () => {
 
 		// Without time for the list's start, it forgets the page and reads from the start next time.
 		const short = await shortPoll(shifted, first.memory);
+		expect(short.fetched).toEqual([{ qs: { page: 3 } }]);
 		expect(short.records).toEqual([]);
 		expect(short.memory.newestPage).toBeUndefined();
 		expect(short.memory.order).toBe('oldestFirst');
 		const after = await poll(shifted, short.memory, { pageSize: 2 });
 		expect(emitted(after)).toEqual(['r7', 'r8']);
+	});
+
+	it('oldest first: a remembered page now empty makes the poll read from the start', async () => {
+		const first = await poll(range(1, 6, true), undefined, { pageSize: 2 });
+		const { list, fetched } = listOf(range(1, 4, true), { pageSize: 2 });
+		const next = await pollNewRecords(list, first.memory, CONFIGURATION, []);
+		expect(fetched).toEqual([{ qs: { page: 3 } }, undefined, { qs: { page: 2 } }]);
+		expect(next.records).toEqual([]);
+	});
+
+	it('oldest first: the page that held the newest records is the last one holding any', async () => {
+		const pages = [range(1, 2, true), []];
+		const fetched: unknown[] = [];
+		const list: EventList = {
+			...listOf([]).list,
+			readPage: async (at) => {
+				fetched.push(at);
+				const page = Number(at?.qs?.page ?? 1);
+				const next = page < pages.length ? { qs: { page: page + 1 } } : undefined;
+				return await Promise.resolve({ records: pages[page - 1], next });
+			},
+		};
+		const first = await pollNewRecords(list, undefined, CONFIGURATION, []);
+		fetched.length = 0;
+		await pollNewRecords(list, first.memory, CONFIGURATION, []);
+		expect(fetched).toEqual([undefined, { qs: { page: 2 } }]);
+	});
+
+	it('oldest first: a page that shows the other order makes the next poll learn the order again', async () => {
+		const first = await poll(range(1, 4, true), undefined, { pageSize: 2 });
+		const turned = [...range(1, 4, true), ...range(5, 6, true).reverse()];
+		const next = await poll(turned, first.memory, { pageSize: 2 });
+		expect(emitted(next)).toEqual(['r6', 'r5']);
+		expect(next.memory.order).toBeUndefined();
+		// Also when the read goes over the whole list: where its new records are does not count then.
+		const fromStart = { ...first.memory, newestPage: undefined };
+		expect((await poll(turned, fromStart, { pageSize: 2 })).memory.order).toBeUndefined();
+	});
+
+	it('oldest first: a read from the start cut short after records seen before goes on at the next poll', async () => {
+		const first = await poll(range(1, 4), undefined, { pageSize: 2 });
+		expect(first.memory.order).toBe('oldestFirst');
+		// r0, before those seen, is not new; the cut page holds it and r1, seen before.
+		const cut = await shortPoll(range(0, 5), { ...first.memory, newestPage: undefined });
+		expect(cut.records).toEqual([]);
+		const rest = await poll(range(0, 5), cut.memory, { pageSize: 2 });
+		expect(emitted(rest)).toEqual(['r5']);
+	});
+
+	it('a record that appears among those seen before, on their old side, is not new', async () => {
+		// Newest first: after the first record seen.
+		const first = await poll(newestFirst(1, 4));
+		const inserted = { id: 'x', createdAt: 1002.5 };
+		const below = [...newestFirst(5, 5), ...newestFirst(3, 4), inserted, ...newestFirst(1, 2)];
+		expect(emitted(await poll(below, first.memory))).toEqual(['n5']);
+		const atTop = [...newestFirst(4, 4), inserted, ...newestFirst(1, 3)];
+		expect((await poll(atTop, first.memory)).records).toEqual([]);
+		// Oldest first: before the first record seen; dated or, with numbered IDs, not.
+		for (const dated of [true, false]) {
+			const oldest = await poll(range(1, 3, dated));
+			const before = [{ id: 'x', ...(dated && { createdAt: 1 }) }, ...range(1, 4, dated)];
+			expect(emitted(await poll(before, oldest.memory))).toEqual(['r4']);
+		}
+	});
+
+	it('newest first, undated: the records of an unread range are new up to its end', async () => {
+		const ids = (from: number, to: number) =>
+			plain(...Array.from({ length: to - from + 1 }, (_, index) => `n${to - index}`));
+		const first = await poll(ids(1, 6), undefined, { pageSize: 2 });
+		expect(first.memory.order).toBe('newestFirst');
+		const cut = await shortPoll(ids(1, 11), first.memory);
+		expect(emitted(cut)).toEqual(['n11', 'n10']);
+		const cutAgain = await shortPoll(ids(1, 11), cut.memory);
+		expect(emitted(cutAgain)).toEqual(['n9', 'n8']);
+		const rest = await poll(ids(1, 11), cutAgain.memory, { pageSize: 2 });
+		expect(emitted(rest)).toEqual(['n7']);
+	});
+
+	it('newest first: remembers the 1,000 newest of more new records, and ends an unread range at 100 of them', async () => {
+		const first = await poll(newestFirst(1, 2), undefined, { pageSize: 100 });
+		const next = await poll(newestFirst(1, 1202), first.memory, { pageSize: 100 });
+		expect(next.records).toHaveLength(1200);
+		expect(next.memory.seenIds).toEqual(newestFirst(203, 1202).map(({ id }) => id));
+		const cut = await shortPoll(newestFirst(1, 1205), next.memory);
+		expect((cut.memory.unread as { endIds: string[] }).endIds).toHaveLength(100);
+	});
+
+	it('warns, emitting nothing, when the list shows only records older than those seen', async () => {
+		const first = await poll(range(5, 6, true));
+		const older = await poll(
+			[
+				{ id: 'x1', createdAt: 1 },
+				{ id: 'x2', createdAt: 2 },
+			],
+			first.memory,
+		);
+		expect(older.records).toEqual([]);
+		expect(older.warning).toBe(
+			'Trigger: the list of records no longer shows any of those seen before (the newest was r6). The poll emitted the 0 new records it sees; records added after r6 that the list no longer shows may have been missed.',
+		);
 	});
 
 	it('oldest first: a stale remembered page makes the poll read from the start', async () => {
@@ -343,22 +450,30 @@ describe('new records over polls short of time', () => {
 
 	it('oldest first: a read cut short that finds nothing seen before counts only records dated after the newest seen', async () => {
 		const first = await poll(range(1, 2, true), undefined, { pageSize: 2 });
-		const moved = [...range(10, 13, true), { id: 'late', createdAt: 1 }];
+		const late = { id: 'late', createdAt: 1 };
+		const moved = [...range(10, 11, true), late, ...range(12, 13, true)];
 		const cut = await shortPoll(moved, { ...first.memory, newestPage: undefined });
-		expect(cut.memory.unfinishedRead).toEqual({ from: { qs: { page: 2 } }, newAfter: 1002 });
+		expect(cut.memory.resumeAt).toEqual({ qs: { page: 2 } });
+		expect(cut.memory.unread).toEqual({ endIds: [], newAfter: 1002 });
 		expect(emitted(cut)).toEqual(['r10', 'r11']);
-		const rest = await poll(moved, cut.memory, { pageSize: 2 });
-		expect(emitted(rest)).toEqual(['r12', 'r13']);
-		expect(rest.memory.unfinishedRead).toBeUndefined();
+		const again = await shortPoll(moved, cut.memory);
+		expect(emitted(again)).toEqual(['r12']);
+		const rest = await poll(moved, again.memory, { pageSize: 2 });
+		expect(emitted(rest)).toEqual(['r13']);
+		expect(rest.memory.unread).toBeUndefined();
 		expect(rest.memory.newestPage).toEqual({ qs: { page: 3 } });
 		expect(rest.warning).toBeUndefined();
 	});
 
 	it('a read that has not found its place yet and whose page went stale reads on from the start to the end', async () => {
 		const first = await poll(newestFirst(1, 2), undefined, { pageSize: 2 });
-		const unfinishedRead = { from: { qs: { cursor: 'gone' } }, newAfter: 1002 };
+		const unfinished = {
+			...first.memory,
+			resumeAt: { qs: { cursor: 'gone' } },
+			unread: { endIds: [], newAfter: 1002 },
+		};
 		const { list, fetched } = listOf(newestFirst(1, 6), { pageSize: 2 });
-		const next = await pollNewRecords(list, { ...first.memory, unfinishedRead }, CONFIGURATION, []);
+		const next = await pollNewRecords(list, unfinished, CONFIGURATION, []);
 		// Not only the first page, though it shows the newest records first.
 		expect(fetched).toEqual([
 			{ qs: { cursor: 'gone' } },
@@ -367,7 +482,7 @@ describe('new records over polls short of time', () => {
 			{ qs: { page: 3 } },
 		]);
 		expect(emitted(next)).toEqual(['n6', 'n5', 'n4', 'n3']);
-		expect(next.memory.unfinishedRead).toBeUndefined();
+		expect(next.memory.unread).toBeUndefined();
 	});
 
 	it('order unknown: goes on where a poll stopped, and watches the list end it reads', async () => {
@@ -390,6 +505,21 @@ describe('new records over polls short of time', () => {
 		expect(memory.order).toBeUndefined();
 	});
 
+	it('order unknown: a read cut short that finds none seen emits the new records at the start', async () => {
+		const list = opaque(4);
+		const first = await poll(list, undefined, { pageSize: 2 });
+		const cut = await shortPoll([...plain('fresh-a', 'fresh-b'), ...list], first.memory);
+		expect(emitted(cut)).toEqual(['fresh-a', 'fresh-b']);
+		// A read that goes on does not learn the order from its pages alone.
+		const dated = [
+			{ id: 'd1', createdAt: 1 },
+			{ id: 'd2', createdAt: 2 },
+		];
+		const resumed = { ...first.memory, resumeAt: { qs: { page: 2 } } };
+		const next = await poll([...list.slice(0, 2), ...dated], resumed, { pageSize: 2 });
+		expect(next.memory.order).toBeUndefined();
+	});
+
 	it('order unknown: a whole list holding none of the records seen before emits those newer than them and warns', async () => {
 		const first = await poll(opaque(3), undefined);
 		const lost = await poll(plain('x_1', 'x_2'), first.memory);
@@ -404,7 +534,6 @@ describe('new records over polls short of time', () => {
 			fingerprint: expect.stringMatching(/^[0-9a-f]{32}$/) as string,
 			seenIds: [],
 			refusedIds: [],
-			unread: [],
 		});
 		const next = await poll(plain('b', 'a'), first.memory);
 		expect(emitted(next)).toEqual(['b', 'a']);

@@ -141,6 +141,21 @@ describe('status memory', () => {
 		const kept = cut.memory.statuses as Record<string, string[]>;
 		expect(kept.NEW).toEqual(['site_1']);
 		expect(kept.HEALTHY).toHaveLength(4999);
+
+		const unreadable = { fingerprint, statuses: { HEALTHY: ['s1', 7] } };
+		const cutAgain = await pollStatusChanges(list, unreadable, CONFIGURATION, change, []);
+		expect(cutAgain.memory.statuses).toEqual({ NEW: ['site_1'], HEALTHY: ['s1'] });
+	});
+
+	it('emits no change of a record beyond the 5,000 it watches', async () => {
+		const many = Array.from({ length: 5001 }, (_, index) => ({
+			id: `s${index}`,
+			status: 'HEALTHY',
+		}));
+		many[5000].status = 'CRITICAL';
+		const fingerprint = (await poll([], undefined)).memory.fingerprint;
+		const next = await poll(many, { fingerprint, statuses: { HEALTHY: ['s5000'] } });
+		expect(next.records).toEqual([]);
 	});
 });
 

@@ -1,7 +1,32 @@
-// `npm run mutate`: StrykerJS mutation testing of the trigger code (not run in CI). Narrow it with
-// `npm run mutate -- --mutate 'nodes/shared/polling/listRecords.ts'`. Details: docs/testing.md.
+// `npm run mutate`: StrykerJS mutation testing of the trigger code (not run in CI). A named set runs
+// its code against only the tests that reach it: `MUTATION_SET=engine npm run mutate`. Narrow further
+// with `npm run mutate -- --mutate 'nodes/shared/polling/listRecords.ts'`. Details: docs/testing.md.
 import os from 'node:os';
 import path from 'node:path';
+
+/** The code each named set mutates; test/mutation.vitest.config.mts holds the tests of each set. */
+const MUTATED = {
+	engine: [
+		'nodes/shared/polling/newRecords.ts',
+		'nodes/shared/polling/listRecords.ts',
+		'nodes/shared/polling/statusChanges.ts',
+	],
+	pollTriggers: [
+		'nodes/shared/polling/pollFunctions.ts',
+		'nodes/PerformanceService/PerformanceServicePollTrigger.node.ts',
+		'nodes/SecurityService/SecurityServiceTrigger.node.ts',
+	],
+	webhookTriggers: [
+		'nodes/PerformanceService/PerformanceServiceTrigger.node.ts',
+		'nodes/PerformanceService/trigger/**/*.ts',
+		'nodes/shared/webhooks/**/*.ts',
+		'nodes/SecurityService/SecurityServiceWebhookTrigger.node.ts',
+		'nodes/SecurityService/webhookTrigger/**/*.ts',
+	],
+};
+const set = process.env.MUTATION_SET;
+if (set && !MUTATED[set])
+	throw new Error(`MUTATION_SET is one of: ${Object.keys(MUTATED).join(', ')}`);
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
@@ -19,18 +44,7 @@ export default {
 	// The first run is the whole unit and integration set (4 min on an idle 2-core machine); Stryker's
 	// default of 5 minutes ran out on a busy one.
 	dryRunTimeoutMinutes: 20,
-	mutate: [
-		'nodes/shared/polling/**/*.ts',
-		'nodes/PerformanceService/PerformanceServicePollTrigger.node.ts',
-		'nodes/PerformanceService/pollTrigger/**/*.ts',
-		'nodes/SecurityService/SecurityServiceTrigger.node.ts',
-		'nodes/SecurityService/pollTrigger/**/*.ts',
-		'nodes/PerformanceService/PerformanceServiceTrigger.node.ts',
-		'nodes/PerformanceService/trigger/**/*.ts',
-		'nodes/shared/webhooks/**/*.ts',
-		'nodes/SecurityService/SecurityServiceWebhookTrigger.node.ts',
-		'nodes/SecurityService/webhookTrigger/**/*.ts',
-	],
+	mutate: set ? MUTATED[set] : Object.values(MUTATED).flat(),
 	reporters: ['clear-text', 'html', 'progress'],
 	htmlReporter: { fileName: 'reports/mutation/index.html' },
 	// The copies of the package Stryker tests mutants in live outside the clone: inside it,

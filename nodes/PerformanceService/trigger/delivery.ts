@@ -6,7 +6,8 @@ import {
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { readRawBody, reply } from '../../shared/webhooks/n8nWebhookContract';
+import { isRecord } from '../../shared/lists/recordFields';
+import { keptInProcess, readRawBody, reply } from '../../shared/webhooks/n8nWebhookContract';
 import { PERFORMANCE_SERVICE } from '../transport';
 import { reserveEventStart } from './startedEvents';
 import {
@@ -125,15 +126,13 @@ async function receive(ctx: IWebhookFunctions): Promise<IWebhookResponseData> {
 		return reject(ctx, verification.reason);
 	}
 
-	let body: unknown;
+	let json: unknown;
 	try {
-		body = JSON.parse(rawBody.toString('utf8'));
+		json = JSON.parse(rawBody.toString('utf8'));
 	} catch {
 		// Not JSON: answered as invalid below.
 	}
-	if (body === null || typeof body !== 'object' || Array.isArray(body))
-		return reject(ctx, 'invalid_json');
-	const json = body as IDataObject;
+	if (!isRecord(json)) return reject(ctx, 'invalid_json');
 
 	// The event type is the body's `type`, else its `event`.
 	const type = typeof json.type === 'string' ? json.type : json.event;
@@ -165,8 +164,7 @@ async function readSigningSecrets(ctx: IWebhookFunctions | IHookFunctions): Prom
 	const credentials = await ctx.getCredentials(PERFORMANCE_SERVICE.credentialType);
 	const current = text(credentials.webhookSigningSecret);
 	const previous = text(credentials.previousWebhookSigningSecret);
-	if (current.trim() === '') return [];
-	return previous.trim() === '' || previous === current ? [current] : [current, previous];
+	return current.trim() === '' ? [] : [current, previous];
 }
 
 /** Fails activation (and "Listen for test event") while the credential has no signing secret. */
@@ -189,8 +187,6 @@ export async function assertSigningSecret(ctx: IHookFunctions): Promise<void> {
  * still accepted for at most this long; a new one is used at once (see `verifyWithCredential`).
  */
 const SECRETS_REUSED_FOR_MS = 2_000;
-/** Credentials whose secrets one process remembers at most; the oldest read goes first. */
-const MAX_CREDENTIALS = 1_000;
 
 /** The newest read of each credential (by id) in this process; a read under way is shared. */
 const secretReads = new Map<string, { startedAtMs: number; secrets: Promise<string[]> }>();
@@ -200,8 +196,7 @@ function readSecrets(ctx: IWebhookFunctions, id: string | undefined, nowMs: numb
 	const read = { startedAtMs: nowMs, secrets: readSigningSecrets(ctx) };
 	if (id === undefined) return read;
 	secretReads.delete(id);
-	secretReads.set(id, read);
-	if (secretReads.size > MAX_CREDENTIALS) secretReads.delete(secretReads.keys().next().value!);
+	keptInProcess(secretReads, id, () => read);
 	const forget = () => secretReads.get(id) === read && secretReads.delete(id);
 	read.secrets.then((secrets) => secrets.length === 0 && forget(), forget);
 	return read;

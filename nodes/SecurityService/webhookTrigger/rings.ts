@@ -19,6 +19,8 @@ import { newestNewRecord, pollNewRecords } from '../../shared/polling/newRecords
 import { readEventList, type PollTrigger } from '../../shared/polling/pollFunctions';
 import {
 	answerWhenRecorded,
+	computedAtSave,
+	keptInProcess,
 	readRawBody,
 	reply,
 	whenNotRecorded,
@@ -89,18 +91,8 @@ class NodeRings {
 	}
 }
 
-/** Trigger nodes whose memory one process keeps at most; the least recently used goes first. */
-const MAX_NODES = 1_000;
+/** This process's memory of every trigger node, by workflow and node id. */
 export const nodes = new Map<string, NodeRings>();
-
-function nodeRingsOf(ctx: IWebhookFunctions, loaded: StoredMemory): NodeRings {
-	const key = `${ctx.getWorkflow().id ?? ''}/${ctx.getNode().id}`;
-	const rings = nodes.get(key) ?? new NodeRings(loaded);
-	nodes.delete(key);
-	nodes.set(key, rings);
-	if (nodes.size > MAX_NODES) nodes.delete(nodes.keys().next().value!);
-	return rings;
-}
 
 function loadedMemory(ctx: IWebhookFunctions | IHookFunctions): StoredMemory | undefined {
 	const stored = ctx.getWorkflowStaticData('node')[MEMORY_KEY];
@@ -113,9 +105,7 @@ function loadedMemory(ctx: IWebhookFunctions | IHookFunctions): StoredMemory | u
 }
 
 /** A3: the node's memory as this process knows it when n8n saves the static data. */
-function savedAsNewest(rings: NodeRings): IDataObject {
-	return { toJSON: () => rings.stored } as unknown as IDataObject;
-}
+const savedAsNewest = (rings: NodeRings) => computedAtSave(() => rings.stored);
 
 /** Publishing: reads the list and remembers all it holds, so that none of it is emitted. */
 export async function rememberList(ctx: IHookFunctions): Promise<void> {
@@ -196,7 +186,8 @@ async function ring(ctx: IWebhookFunctions): Promise<IWebhookResponseData> {
 			message: 'The workflow is being published; call again in a moment.',
 		});
 	}
-	const rings = nodeRingsOf(ctx, loaded);
+	const key = `${ctx.getWorkflow().id ?? ''}/${ctx.getNode().id}`;
+	const rings = keptInProcess(nodes, key, () => new NodeRings(loaded));
 	const read = await rings.share(async () => await readList(ctx, rings, loaded));
 	if (read.failed) {
 		return reply(ctx, 503, {
@@ -249,17 +240,13 @@ export async function handleRing(ctx: IWebhookFunctions): Promise<IWebhookRespon
 		});
 	}
 	if ((rawBody?.length ?? 0) > MAX_RING_BYTES) return tooLarge(ctx);
+	// A production ring answers every failure itself (`readList`).
+	if (ctx.getMode() !== 'manual') return await ring(ctx);
 	try {
-		return ctx.getMode() === 'manual' ? await testRing(ctx) : await ring(ctx);
+		return await testRing(ctx);
 	} catch (error) {
 		// Only a test ring (the user's own) is told why.
-		if (ctx.getMode() === 'manual')
-			return reply(ctx, 503, { error: 'list_unreadable', message: (error as Error).message });
-		ctx.logger.warn(`${ctx.getNode().name}: a webhook call could not be handled`, {
-			error: (error as Error).message,
-			workflowId: ctx.getWorkflow().id,
-		});
-		return reply(ctx, 500, { error: 'internal_error', message: 'The call could not be handled.' });
+		return reply(ctx, 503, { error: 'list_unreadable', message: (error as Error).message });
 	}
 }
 

@@ -68,7 +68,21 @@ export const BODY_NOT_PARSED: INodeProperties = {
 	default: { binaryData: true },
 };
 
-type Response = ReturnType<IWebhookFunctions['getResponseObject']>;
+/** Entries one process keeps in each of its memories at most; the least recently used goes first. */
+const MAX_KEPT_IN_PROCESS = 1_000;
+
+/** `key`'s entry of a memory of this process (made by `create` when missing), now the most recently used. */
+export function keptInProcess<T>(memory: Map<string, T>, key: string, create: () => T): T {
+	const value = memory.get(key) ?? create();
+	memory.delete(key);
+	memory.set(key, value);
+	if (memory.size > MAX_KEPT_IN_PROCESS) memory.delete(memory.keys().next().value!);
+	return value;
+}
+
+/** A3: a static data value that `value` computes when n8n saves it, so that the save holds the newest. */
+export const computedAtSave = (value: () => unknown): IDataObject =>
+	({ toJSON: value }) as unknown as IDataObject;
 
 /**
  * Starts the workflow with `items`. A2: `onRecorded` runs when n8n reads the answer, once the
@@ -111,7 +125,7 @@ export function reply(
 	status: number,
 	body: IDataObject,
 ): IWebhookResponseData {
-	const res: Response = ctx.getResponseObject();
+	const res = ctx.getResponseObject();
 	if (!res.headersSent) {
 		res.statusCode = status;
 		res.setHeader('Content-Type', 'application/json; charset=utf-8');

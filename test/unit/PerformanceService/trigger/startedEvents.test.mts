@@ -6,10 +6,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
 	eventDigest,
 	NodeEvents,
-	ProcessMemory,
 	reserveEventStart,
 	type AcceptDelivery,
 } from '../../../../nodes/PerformanceService/trigger/startedEvents.ts';
+import { keptInProcess } from '../../../../nodes/shared/webhooks/n8nWebhookContract.ts';
 import {
 	forgetProcessMemory,
 	readStoredEvents,
@@ -53,30 +53,17 @@ describe('event digest', () => {
 	});
 });
 
-describe('the memory of one n8n process', () => {
-	it('keeps the 1,000 trigger nodes used most recently', () => {
-		const memory = new ProcessMemory();
-		const first = memory.of('wf', 'node0');
-		for (let node = 1; node < 1_000; node++) memory.of('wf', `node${node}`);
-		expect(memory.of('wf', 'node0')).toBe(first);
-		memory.of('wf', 'node1000');
-		expect(memory.size).toBe(1_000);
-		expect(memory.of('wf', 'node0')).toBe(first);
-		expect(memory.has('wf\nnode1')).toBe(false);
-	});
-});
-
 describe("one process's memory of a trigger node", () => {
-	let memory = new ProcessMemory();
+	let memory = new Map<string, NodeEvents>();
 	const nodeEvents = (workflowId: string, nodeId: string): NodeEvents =>
-		memory.of(workflowId, nodeId);
-	beforeEach(() => (memory = new ProcessMemory()));
+		keptInProcess(memory, `${workflowId}/${nodeId}`, () => new NodeEvents());
+	beforeEach(() => (memory = new Map()));
 
 	it('reserves a new event, and calls it started only once released as started', async () => {
 		const events = nodeEvents('wf', 'node');
 		const reservation = await events.reserve(E1, NOW - 60);
 		expect(reservation).toBeDefined();
-		events.release(E1, reservation!, true, NOW);
+		reservation!(true, NOW);
 		expect(await events.reserve(E1, NOW - 60)).toBeUndefined();
 		// Outside the window it is new again.
 		expect(await events.reserve(E1, NOW)).toBeDefined();
@@ -85,7 +72,7 @@ describe("one process's memory of a trigger node", () => {
 	it('forgets a reservation that was not answered with a 2xx', async () => {
 		const events = nodeEvents('wf', 'node');
 		const reservation = await events.reserve(E1, NOW - 60);
-		events.release(E1, reservation!, false, NOW);
+		reservation!(false, NOW);
 		expect(await events.reserve(E1, NOW - 60)).toBeDefined();
 	});
 
@@ -94,7 +81,7 @@ describe("one process's memory of a trigger node", () => {
 		const first = await events.reserve(E1, NOW - 60);
 		const second = events.reserve(E1, NOW - 60);
 		const third = events.reserve(E1, NOW - 60);
-		events.release(E1, first!, true, NOW);
+		first!(true, NOW);
 		expect(await second).toBeUndefined();
 		expect(await third).toBeUndefined();
 
@@ -102,10 +89,10 @@ describe("one process's memory of a trigger node", () => {
 		const other = await events.reserve(E2, NOW - 60);
 		const next = events.reserve(E2, NOW - 60);
 		const last = events.reserve(E2, NOW - 60);
-		events.release(E2, other!, false, NOW);
+		other!(false, NOW);
 		const taken = await next;
 		expect(taken).toBeDefined();
-		events.release(E2, taken!, true, NOW);
+		taken!(true, NOW);
 		expect(await last).toBeUndefined();
 	});
 
@@ -240,15 +227,15 @@ describe("one process's memory of a trigger node", () => {
 	it('ignores a late release, and does not add an event another process already started', async () => {
 		const events = nodeEvents('wf', 'node');
 		const first = await events.reserve(A, NOW - 60);
-		events.release(A, first!, false, NOW);
+		first!(false, NOW);
 		const second = await events.reserve(A, NOW - 60);
-		events.release(A, first!, true, NOW);
+		first!(true, NOW);
 		expect(events.valueToStore(NOW - 60)).toEqual({});
-		events.release(A, second!, false, NOW);
+		second!(false, NOW);
 
 		const third = await events.reserve(B, NOW - 60);
 		events.loadStored({ other: `1.${NOW}.${NOW}.${B}` });
-		events.release(B, third!, true, NOW);
+		third!(true, NOW);
 		expect(events.valueToStore(NOW - 60)).toEqual({ other: `1.${NOW}.${NOW}.${B}` });
 	});
 
@@ -299,7 +286,7 @@ describe("one process's memory of a trigger node", () => {
 /** Reserves and releases an event as started, as a recorded delivery does. */
 async function start(events: NodeEvents, digest: string, at: number): Promise<void> {
 	const reservation = await events.reserve(digest, at - 1);
-	events.release(digest, reservation!, true, at);
+	reservation!(true, at);
 }
 
 const WINDOW_SECONDS = 3_600;

@@ -9,7 +9,7 @@ import {
 import { isRecord } from '../../shared/lists/recordFields';
 import { keptInProcess, readRawBody, reply } from '../../shared/webhooks/n8nWebhookContract';
 import { PERFORMANCE_SERVICE } from '../transport';
-import { reserveEventStart } from './startedEvents';
+import { startOncePerEvent } from './startedEvents';
 import {
 	DEFAULT_TOLERANCE_SECONDS,
 	SIGNATURE_HEADER,
@@ -63,7 +63,7 @@ export async function handleDelivery(ctx: IWebhookFunctions): Promise<IWebhookRe
 		return await receive(ctx);
 	} catch (error) {
 		// Throwing here would let n8n record a failed execution for an unverified request.
-		return failed(ctx, 'internal_error', 'could not process a delivery', error);
+		return failed(ctx, 'internal_error', error);
 	}
 }
 
@@ -74,13 +74,8 @@ function reject(ctx: IWebhookFunctions, reason: keyof typeof REJECTIONS): IWebho
 }
 
 /** Logs what went wrong (never a secret) and answers with the rejection. */
-function failed(
-	ctx: IWebhookFunctions,
-	reason: 'internal_error' | 'credential_unavailable',
-	what: string,
-	error: unknown,
-): IWebhookResponseData {
-	ctx.logger.error(`Performance Service Trigger ${what}`, {
+function failed(ctx: IWebhookFunctions, reason: keyof typeof REJECTIONS, error: unknown) {
+	ctx.logger.error(`Performance Service Trigger: ${REJECTIONS[reason][1]}`, {
 		error: (error as Error).message,
 		workflowId: ctx.getWorkflow().id,
 	});
@@ -98,7 +93,7 @@ const text = (value: unknown): string => (typeof value === 'string' ? value : ''
 
 /** Verify, parse, filter, reserve the event, build the item: each step may answer at once. */
 async function receive(ctx: IWebhookFunctions): Promise<IWebhookResponseData> {
-	const receivedAt = new Date();
+	const receivedAtMs = Date.now();
 	const events = ctx.getNodeParameter('events', [ALL_EVENTS]) as unknown;
 	const options = ctx.getNodeParameter('options', {}) as IDataObject;
 
@@ -115,9 +110,9 @@ async function receive(ctx: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const tolerance = nonNegative(options.timestampTolerance, DEFAULT_TOLERANCE_SECONDS);
 	let verification: VerificationResult;
 	try {
-		verification = await verifyWithCredential(ctx, delivery, tolerance, receivedAt.getTime());
+		verification = await verifyWithCredential(ctx, delivery, tolerance, receivedAtMs);
 	} catch (error) {
-		return failed(ctx, 'credential_unavailable', 'could not read its credential', error);
+		return failed(ctx, 'credential_unavailable', error);
 	}
 	if (!verification.ok) {
 		ctx.logger.debug('Performance Service Trigger rejected a delivery', {
@@ -142,17 +137,14 @@ async function receive(ctx: IWebhookFunctions): Promise<IWebhookResponseData> {
 
 	const windowSeconds =
 		nonNegative(options.duplicateWindowHours, DEFAULT_DUPLICATE_WINDOW_HOURS) * 3600;
-	const accept = await reserveEventStart(ctx, json, rawBody, windowSeconds, receivedAt.getTime());
-	if (!accept) return reply(ctx, 200, { received: true, duplicate: true });
-	if (options.includeDeliveryHeaders !== true) return accept(json);
-	return accept({
-		...json,
-		_delivery: {
-			headers: { ...headers },
-			receivedAt: receivedAt.toISOString(),
-			signedWith: verification.secretIndex === 0 ? 'current' : 'previous',
-		},
-	});
+	const _delivery = {
+		headers: { ...headers },
+		receivedAt: new Date(receivedAtMs).toISOString(),
+		signedWith: verification.secretIndex === 0 ? 'current' : 'previous',
+	};
+	const item = options.includeDeliveryHeaders === true ? { ...json, _delivery } : json;
+	const started = await startOncePerEvent(ctx, json, rawBody, item, windowSeconds, receivedAtMs);
+	return started ?? reply(ctx, 200, { received: true, duplicate: true });
 }
 
 /**

@@ -7,7 +7,6 @@ import {
 	answerWhenRecorded,
 	computedAtSave,
 	keptInProcess,
-	whenNotRecorded,
 } from '../../shared/webhooks/n8nWebhookContract';
 
 /**
@@ -195,32 +194,29 @@ export class NodeEvents {
 /** This process's memory of every trigger node, by workflow and node id: what a restart forgets. */
 export const processMemory = new Map<string, NodeEvents>();
 
-/** Starts the workflow with `json`, answered by n8n once the execution is recorded. */
-export type AcceptDelivery = (json: IDataObject) => IWebhookResponseData;
-
 /**
- * Whether a verified delivery of a selected event may start the workflow: `undefined` when this
- * trigger node already started a workflow for the same event within `windowSeconds` (in this
- * process, in another one, or before a restart); otherwise how to accept it. A window of 0 turns
- * the check off.
+ * Starts the workflow with `item`, a verified delivery of a selected event, answered by n8n once
+ * the execution is recorded; `undefined` when this trigger node already started a workflow for
+ * the same event within `windowSeconds` (in this process, in another one, or before a restart).
+ * A window of 0 turns the check off.
  */
-export async function reserveEventStart(
+export async function startOncePerEvent(
 	ctx: IWebhookFunctions,
 	body: IDataObject,
 	rawBody: Buffer,
+	item: IDataObject,
 	windowSeconds: number,
 	receivedAtMs: number,
-): Promise<AcceptDelivery | undefined> {
+): Promise<IWebhookResponseData | undefined> {
 	const staticData = ctx.getWorkflowStaticData('node');
 	if (windowSeconds <= 0) {
-		// A4: deleted when n8n reads the answer, so that the save holds it.
-		const forget = () => {
+		// A4: deleted when n8n reads the answer, so that the save holds it (a failed save holds nothing).
+		return answerWhenRecorded(ctx, [{ json: item }], () => {
 			if (staticData[STATIC_DATA_FIELD] !== undefined) delete staticData[STATIC_DATA_FIELD];
-		};
-		return (json) => answerWhenRecorded([{ json }], forget);
+		});
 	}
 	// Test runs from the editor always start: a delivery sent to the Test URL is one the user asked for.
-	if (ctx.getMode() === 'manual') return (json) => answerWhenRecorded([{ json }]);
+	if (ctx.getMode() === 'manual') return answerWhenRecorded(ctx, [{ json: item }]);
 
 	const now = Math.floor(receivedAtMs / 1000);
 	const since = now - windowSeconds;
@@ -244,15 +240,13 @@ export async function reserveEventStart(
 		return undefined;
 	}
 
-	// A5: a non-2xx answer releases the reservation as not started (n8n created no execution); a
-	// sender that went away leaves it to A2 for RECORDING_GRACE_MS.
-	whenNotRecorded(ctx, () => release(false, now));
 	staticData[STATIC_DATA_FIELD] = listed;
 	// A2: when n8n reads the answer the execution exists: the event counts as started from then on.
-	// A4: the events are written again then, just before n8n saves.
-	return (json) =>
-		answerWhenRecorded([{ json }], () => {
-			release(true, now);
-			staticData[STATIC_DATA_FIELD] = listed;
-		});
+	// A4: the events are written again then, just before n8n saves. A5: a non-2xx answer releases
+	// the reservation as not started (n8n created no execution); a sender that went away leaves it
+	// to A2 for RECORDING_GRACE_MS.
+	return answerWhenRecorded(ctx, [{ json: item }], (recorded) => {
+		release(recorded, now);
+		staticData[STATIC_DATA_FIELD] = listed;
+	});
 }

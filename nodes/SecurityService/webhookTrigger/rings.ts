@@ -23,7 +23,6 @@ import {
 	keptInProcess,
 	readRawBody,
 	reply,
-	whenNotRecorded,
 } from '../../shared/webhooks/n8nWebhookContract';
 import { POLL_EVENTS } from '../pollTrigger/events';
 import { SECURITY_SERVICE } from '../transport';
@@ -44,9 +43,8 @@ interface StoredMemory {
 
 /** One read of the list, shared by the rings that waited for it. */
 interface SharedRead {
+	/** Emptied by the ring that starts their execution. */
 	records: IDataObject[];
-	/** Set by the ring that starts the execution of `records`. */
-	taken: boolean;
 	/** True once the execution of `records` is recorded (at once when there are none); false when it failed. */
 	recorded: Promise<boolean>;
 	/** Keeps the read's memory when `recorded` is true; the first call counts. */
@@ -69,9 +67,8 @@ class NodeRings {
 				this.nextRead = undefined;
 				return await read();
 			};
-			const next = this.lastRead.then(start, start);
-			this.nextRead = next;
-			this.lastRead = next.then(async ({ recorded }) => await recorded);
+			this.nextRead = this.lastRead.then(start);
+			this.lastRead = this.nextRead.then(async ({ recorded }) => await recorded);
 		}
 		return this.nextRead;
 	}
@@ -135,7 +132,6 @@ async function readList(
 ): Promise<SharedRead> {
 	const shared: SharedRead = {
 		records: [],
-		taken: false,
 		recorded: Promise.resolve(true),
 		settle: () => {},
 	};
@@ -144,20 +140,15 @@ async function readList(
 		const { filters, configuration, list } = await readEventList(ctx, SECURITY_EVENTS);
 		const poll = await pollNewRecords(list, rings.stored.memory, configuration, filters);
 		if (poll.warning) ctx.logger.warn(poll.warning);
-		if (poll.records.length === 0) {
-			rings.keep(poll.memory);
-			return shared;
-		}
-		let settled = false;
 		shared.records = poll.records;
 		shared.recorded = new Promise((resolve) => {
 			shared.settle = (recorded) => {
-				if (settled) return;
-				settled = true;
+				shared.settle = () => {};
 				if (recorded) rings.keep(poll.memory);
 				resolve(recorded);
 			};
 		});
+		if (poll.records.length === 0) shared.settle(true);
 	} catch (error) {
 		shared.failed = error as Error;
 		ctx.logger.warn(
@@ -195,13 +186,12 @@ async function ring(ctx: IWebhookFunctions): Promise<IWebhookResponseData> {
 			message: 'The trigger could not read the list; call again later.',
 		});
 	}
-	if (read.records.length > 0 && !read.taken) {
-		read.taken = true;
+	const records = read.records.splice(0);
+	if (records.length > 0) {
 		const newest = savedAsNewest(rings);
-		whenNotRecorded(ctx, () => read.settle(false));
 		// A2 and A4: kept once the execution exists, written just before n8n saves.
-		return answerWhenRecorded(items(read.records), () => {
-			read.settle(true);
+		return answerWhenRecorded(ctx, items(records), (recorded) => {
+			read.settle(recorded);
 			staticData[MEMORY_KEY] = newest;
 		});
 	}
@@ -222,7 +212,7 @@ async function testRing(ctx: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const stored = loadedMemory(ctx)?.memory;
 	const newest = await newestNewRecord(list, stored, configuration, filters);
 	if (!newest) return reply(ctx, 200, { received: true });
-	return answerWhenRecorded(items([newest]));
+	return answerWhenRecorded(ctx, items([newest]));
 }
 
 /** Whatever the call holds: a body over MAX_RING_BYTES is refused; any other starts a read. */

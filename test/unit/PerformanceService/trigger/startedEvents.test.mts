@@ -1,13 +1,12 @@
 import { EventEmitter } from 'node:events';
 
-import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
+import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import {
 	eventDigest,
 	NodeEvents,
-	reserveEventStart,
-	type AcceptDelivery,
+	startOncePerEvent,
 } from '../../../../nodes/PerformanceService/trigger/startedEvents.ts';
 import { keptInProcess } from '../../../../nodes/shared/webhooks/n8nWebhookContract.ts';
 import {
@@ -315,13 +314,13 @@ function webhookCall(staticData: IDataObject = {}, workflowId = 'wf-1', nodeId =
 async function reserve(call: Call, id: string, windowSeconds = WINDOW_SECONDS) {
 	const body = { id, type: 'alert.opened' };
 	const raw = Buffer.from(JSON.stringify(body));
-	return await reserveEventStart(call.ctx, body, raw, windowSeconds, Date.now());
+	return await startOncePerEvent(call.ctx, body, raw, body, windowSeconds, Date.now());
 }
 
 /** What n8n does once it created the execution: read the answer (A2), then save (A3). */
-function recordAndSave(call: Call, accept: AcceptDelivery | undefined): IDataObject {
-	if (!accept) throw new Error('the delivery was not accepted');
-	expect(accept({ id: 'x' }).webhookResponse).toEqual({ received: true });
+function recordAndSave(call: Call, answer: IWebhookResponseData | undefined): IDataObject {
+	if (!answer) throw new Error('the delivery was not accepted');
+	expect(answer.webhookResponse).toEqual({ received: true });
 	return JSON.parse(JSON.stringify(call.staticData)) as IDataObject;
 }
 
@@ -347,7 +346,7 @@ describe('n8n webhook contract: one start per event', () => {
 		recordAndSave(first, await reserve(first, 'evt_1'));
 		expect(await reserve(webhookCall({}, 'wf-a', 'same-node'), 'evt_1')).toBeUndefined();
 		const other = webhookCall({}, 'wf-b', 'same-node');
-		expect(await reserve(other, 'evt_1')).toBeTypeOf('function');
+		expect(await reserve(other, 'evt_1')).toBeDefined();
 	});
 
 	it('puts back, on a duplicate, the events a concurrent save of an older copy dropped', async () => {
@@ -371,7 +370,7 @@ describe('n8n webhook contract: one start per event', () => {
 
 	it('lists the event as started in a save that comes before n8n reads the answer', async () => {
 		const call = webhookCall();
-		expect(await reserve(call, 'evt_1')).toBeTypeOf('function');
+		expect(await reserve(call, 'evt_1')).toBeDefined();
 		const saved = JSON.parse(JSON.stringify(call.staticData)) as IDataObject;
 		expect(storedDigests(saved)).toHaveLength(1);
 		forgetProcessMemory();
@@ -382,13 +381,13 @@ describe('n8n webhook contract: one start per event', () => {
 		'forgets a delivery n8n answered %i (no execution): a retry may start it',
 		async (status) => {
 			const call = webhookCall();
-			expect(await reserve(call, 'evt_1')).toBeTypeOf('function');
+			expect(await reserve(call, 'evt_1')).toBeDefined();
 			const retry = reserve(webhookCall(), 'evt_1');
 			expect(await isPending(retry)).toBe(true);
 			call.res.statusCode = status;
 			call.res.emit('finish');
 			call.res.emit('close');
-			expect(await retry).toBeTypeOf('function');
+			expect(await retry).toBeDefined();
 		},
 	);
 
@@ -397,7 +396,7 @@ describe('n8n webhook contract: one start per event', () => {
 		async (status) => {
 			vi.useFakeTimers({ toFake: ['setTimeout'] });
 			const call = webhookCall();
-			const accept = await reserve(call, 'evt_1');
+			const answer = await reserve(call, 'evt_1');
 			const retry = reserve(webhookCall(), 'evt_1');
 			call.res.statusCode = status;
 			call.res.emit('finish');
@@ -405,7 +404,7 @@ describe('n8n webhook contract: one start per event', () => {
 			await vi.advanceTimersByTimeAsync(GRACE_MS);
 			expect(await isPending(retry)).toBe(true);
 			// n8n reads the answer: the event started, the waiting retry is a duplicate.
-			recordAndSave(call, accept);
+			recordAndSave(call, answer);
 			expect(await retry).toBeUndefined();
 		},
 	);
@@ -413,13 +412,13 @@ describe('n8n webhook contract: one start per event', () => {
 	it('keeps the reservation of a sender that went away for 60 s, then lets a retry start', async () => {
 		vi.useFakeTimers({ toFake: ['setTimeout'] });
 		const call = webhookCall();
-		expect(await reserve(call, 'evt_1')).toBeTypeOf('function');
+		expect(await reserve(call, 'evt_1')).toBeDefined();
 		const retry = reserve(webhookCall(), 'evt_1');
 		call.res.emit('close');
 		await vi.advanceTimersByTimeAsync(GRACE_MS - 1);
 		expect(await isPending(retry)).toBe(true);
 		await vi.advanceTimersByTimeAsync(1);
-		expect(await retry).toBeTypeOf('function');
+		expect(await retry).toBeDefined();
 	});
 
 	it('with a window of 0 starts every delivery and deletes the stored events when n8n reads the answer', async () => {
@@ -428,10 +427,10 @@ describe('n8n webhook contract: one start per event', () => {
 		expect(storedDigests(saved)).toHaveLength(1);
 
 		const off = webhookCall(structuredClone(saved));
-		const accept = await reserve(off, 'evt_1', 0);
+		const answer = await reserve(off, 'evt_1', 0);
 		// A4: n8n saves only what changes once it has created the execution.
 		expect(off.staticData[STATIC_DATA_FIELD]).toBeDefined();
-		expect(recordAndSave(off, accept)).toEqual({});
+		expect(recordAndSave(off, answer)).toEqual({});
 		expect(recordAndSave(off, await reserve(off, 'evt_1', 0))).toEqual({});
 	});
 });

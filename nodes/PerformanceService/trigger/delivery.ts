@@ -131,8 +131,8 @@ async function receive(ctx: IWebhookFunctions): Promise<IWebhookResponseData> {
 
 	// The event type is the body's `type`, else its `event`.
 	const type = typeof json.type === 'string' ? json.type : json.event;
-	const selected = (Array.isArray(events) ? events : [events]).map(String);
-	if (!selected.includes(ALL_EVENTS) && !(typeof type === 'string' && selected.includes(type)))
+	const selected: unknown[] = (Array.isArray(events) ? events : [events]).map(String);
+	if (!selected.includes(ALL_EVENTS) && !selected.includes(type))
 		return reply(ctx, 200, { received: true, ignored: 'event_not_selected' });
 
 	const windowSeconds =
@@ -184,20 +184,18 @@ const SECRETS_REUSED_FOR_MS = 2_000;
 const secretReads = new Map<string, { startedAtMs: number; secrets: Promise<string[]> }>();
 
 /** Reads the secrets and remembers the read, unless it finds no secret or fails. */
-function readSecrets(ctx: IWebhookFunctions, id: string | undefined, nowMs: number) {
-	const read = { startedAtMs: nowMs, secrets: readSigningSecrets(ctx) };
-	if (id === undefined) return read;
+function readSecrets(ctx: IWebhookFunctions, id: string): Promise<string[]> {
+	const read = { startedAtMs: Date.now(), secrets: readSigningSecrets(ctx) };
 	secretReads.delete(id);
 	keptInProcess(secretReads, id, () => read);
-	const forget = () => secretReads.get(id) === read && secretReads.delete(id);
+	const forget = () => secretReads.delete(id);
 	read.secrets.then((secrets) => secrets.length === 0 && forget(), forget);
-	return read;
+	return read.secrets;
 }
 
 /**
  * Verifies against secrets read less than SECRETS_REUSED_FOR_MS ago. Reused secrets that verify
- * nothing make it read the credential again (or take a read begun since): the user may just have
- * rotated the secret.
+ * nothing make it read the credential again: the user may just have rotated the secret.
  */
 async function verifyWithCredential(
 	ctx: IWebhookFunctions,
@@ -205,15 +203,15 @@ async function verifyWithCredential(
 	toleranceSeconds: number,
 	nowMs: number,
 ): Promise<VerificationResult> {
-	const id = ctx.getNode().credentials?.[PERFORMANCE_SERVICE.credentialType]?.id || undefined;
-	const known = id === undefined ? undefined : secretReads.get(id);
-	const reused = known !== undefined && nowMs - known.startedAtMs < SECRETS_REUSED_FOR_MS;
-	const read = reused ? known : readSecrets(ctx, id, nowMs);
-	const window = { toleranceSeconds, nowMs };
-	const verification = verifyDelivery(delivery, { ...window, secrets: await read.secrets });
-	if (!reused || verification.ok || verification.reason !== 'signature_mismatch')
-		return verification;
-	const newer = secretReads.get(id!);
-	const again = newer && newer !== read ? newer : readSecrets(ctx, id, Date.now());
-	return verifyDelivery(delivery, { ...window, secrets: await again.secrets });
+	const verify = async (secrets: Promise<string[]>) =>
+		verifyDelivery(delivery, { toleranceSeconds, nowMs, secrets: await secrets });
+	const id = ctx.getNode().credentials?.[PERFORMANCE_SERVICE.credentialType]?.id;
+	// A credential known by name only (no id) is read for every delivery.
+	if (!id) return await verify(readSigningSecrets(ctx));
+	const known = secretReads.get(id);
+	if (known && nowMs - known.startedAtMs < SECRETS_REUSED_FOR_MS) {
+		const verification = await verify(known.secrets);
+		if (verification.ok || verification.reason !== 'signature_mismatch') return verification;
+	}
+	return await verify(readSecrets(ctx, id));
 }

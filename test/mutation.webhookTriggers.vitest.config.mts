@@ -21,7 +21,7 @@ const WEBHOOK_TRIGGER_TESTS: Record<string, string[]> = {
 
 const projects = (mutation.test?.projects as TestProjectInlineConfiguration[]).map((project) => ({
 	...project,
-	test: { ...project.test, include: WEBHOOK_TRIGGER_TESTS[project.test?.name ?? ''] },
+	test: { ...project.test, include: WEBHOOK_TRIGGER_TESTS[String(project.test?.name)] },
 }));
 
 export default defineConfig({ ...mutation, test: { ...mutation.test, projects } });

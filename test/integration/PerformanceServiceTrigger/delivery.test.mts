@@ -378,26 +378,38 @@ describe('Performance Service Trigger: what each rejection says (the one place i
 		expect(call.result).toEqual({ noWebhookResponse: true });
 	});
 
-	it('answers 500 credential_unavailable when the node has no credential to read', async () => {
-		const setup = setupFor();
-		delete setup.workflow.nodes[0].credentials;
-		const listener = await startWebhookListener(setup);
-		listeners.push(listener);
-		expect(
-			await postDelivery(listener.url, { body: eventBody('alert.opened'), secret: SECRET }),
-		).toEqual({
-			status: 500,
-			body: {
-				error: 'credential_unavailable',
-				message: 'The trigger could not read its credential.',
-			},
-		});
-		expect(listener.runs()).toEqual([]);
-		// The log says why (README: details in the n8n log).
-		expect(logged()).toContain(
-			'"Performance Service Trigger: The trigger could not read its credential.",{"error":"Node does not have any credentials set","workflowId":"test-workflow"}',
-		);
-	});
+	it.each([
+		['no credential', undefined, 'Node does not have any credentials set"'],
+		[
+			'only a credential of another type',
+			{ securityServiceApi: { id: 'c2', name: 'Security Service account' } },
+			'Node does not have any credentials set for',
+		],
+	])(
+		'answers 500 credential_unavailable when the node has %s, and logs why',
+		async (_, nodeCredentials, cause) => {
+			const setup = setupFor();
+			setup.workflow.nodes[0].credentials = nodeCredentials;
+			const listener = await startWebhookListener(setup);
+			listeners.push(listener);
+			expect(
+				await postDelivery(listener.url, { body: eventBody('alert.opened'), secret: SECRET }),
+			).toEqual({
+				status: 500,
+				body: {
+					error: 'credential_unavailable',
+					message: 'The trigger could not read its credential.',
+				},
+			});
+			expect(listener.runs()).toEqual([]);
+			// n8n's own reason is in the log (README: details in the n8n log).
+			expect(logged()).toContain(
+				'"Performance Service Trigger: The trigger could not read its credential.",{"error":',
+			);
+			expect(logged()).toContain(cause);
+			expect(logged()).toContain('"workflowId":"test-workflow"');
+		},
+	);
 
 	it('answers 500 internal_error to a delivery it cannot process, and logs why', async () => {
 		// An option whose expression does not parse: n8n throws when the trigger reads it.

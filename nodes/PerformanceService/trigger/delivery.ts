@@ -6,9 +6,10 @@ import {
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { readRawBody, reply } from '../../shared/webhooks/n8nWebhookContract';
+import { isRecord } from '../../shared/lists/recordFields';
+import { keptInProcess, readRawBody, reply } from '../../shared/webhooks/n8nWebhookContract';
 import { PERFORMANCE_SERVICE } from '../transport';
-import { reserveEventStart } from './startedEvents';
+import { startOncePerEvent } from './startedEvents';
 import {
 	DEFAULT_TOLERANCE_SECONDS,
 	SIGNATURE_HEADER,
@@ -62,7 +63,7 @@ export async function handleDelivery(ctx: IWebhookFunctions): Promise<IWebhookRe
 		return await receive(ctx);
 	} catch (error) {
 		// Throwing here would let n8n record a failed execution for an unverified request.
-		return failed(ctx, 'internal_error', 'could not process a delivery', error);
+		return failed(ctx, 'internal_error', error);
 	}
 }
 
@@ -73,13 +74,8 @@ function reject(ctx: IWebhookFunctions, reason: keyof typeof REJECTIONS): IWebho
 }
 
 /** Logs what went wrong (never a secret) and answers with the rejection. */
-function failed(
-	ctx: IWebhookFunctions,
-	reason: 'internal_error' | 'credential_unavailable',
-	what: string,
-	error: unknown,
-): IWebhookResponseData {
-	ctx.logger.error(`Performance Service Trigger ${what}`, {
+function failed(ctx: IWebhookFunctions, reason: keyof typeof REJECTIONS, error: unknown) {
+	ctx.logger.error(`Performance Service Trigger: ${REJECTIONS[reason][1]}`, {
 		error: (error as Error).message,
 		workflowId: ctx.getWorkflow().id,
 	});
@@ -97,7 +93,7 @@ const text = (value: unknown): string => (typeof value === 'string' ? value : ''
 
 /** Verify, parse, filter, reserve the event, build the item: each step may answer at once. */
 async function receive(ctx: IWebhookFunctions): Promise<IWebhookResponseData> {
-	const receivedAt = new Date();
+	const receivedAtMs = Date.now();
 	const events = ctx.getNodeParameter('events', [ALL_EVENTS]) as unknown;
 	const options = ctx.getNodeParameter('options', {}) as IDataObject;
 
@@ -114,9 +110,9 @@ async function receive(ctx: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const tolerance = nonNegative(options.timestampTolerance, DEFAULT_TOLERANCE_SECONDS);
 	let verification: VerificationResult;
 	try {
-		verification = await verifyWithCredential(ctx, delivery, tolerance, receivedAt.getTime());
+		verification = await verifyWithCredential(ctx, delivery, tolerance, receivedAtMs);
 	} catch (error) {
-		return failed(ctx, 'credential_unavailable', 'could not read its credential', error);
+		return failed(ctx, 'credential_unavailable', error);
 	}
 	if (!verification.ok) {
 		ctx.logger.debug('Performance Service Trigger rejected a delivery', {
@@ -125,35 +121,30 @@ async function receive(ctx: IWebhookFunctions): Promise<IWebhookResponseData> {
 		return reject(ctx, verification.reason);
 	}
 
-	let body: unknown;
+	let json: unknown;
 	try {
-		body = JSON.parse(rawBody.toString('utf8'));
+		json = JSON.parse(rawBody.toString('utf8'));
 	} catch {
 		// Not JSON: answered as invalid below.
 	}
-	if (body === null || typeof body !== 'object' || Array.isArray(body))
-		return reject(ctx, 'invalid_json');
-	const json = body as IDataObject;
+	if (!isRecord(json)) return reject(ctx, 'invalid_json');
 
 	// The event type is the body's `type`, else its `event`.
 	const type = typeof json.type === 'string' ? json.type : json.event;
-	const selected = (Array.isArray(events) ? events : [events]).map(String);
-	if (!selected.includes(ALL_EVENTS) && !(typeof type === 'string' && selected.includes(type)))
+	const selected: unknown[] = (Array.isArray(events) ? events : [events]).map(String);
+	if (!selected.includes(ALL_EVENTS) && !selected.includes(type))
 		return reply(ctx, 200, { received: true, ignored: 'event_not_selected' });
 
 	const windowSeconds =
 		nonNegative(options.duplicateWindowHours, DEFAULT_DUPLICATE_WINDOW_HOURS) * 3600;
-	const accept = await reserveEventStart(ctx, json, rawBody, windowSeconds, receivedAt.getTime());
-	if (!accept) return reply(ctx, 200, { received: true, duplicate: true });
-	if (options.includeDeliveryHeaders !== true) return accept(json);
-	return accept({
-		...json,
-		_delivery: {
-			headers: { ...headers },
-			receivedAt: receivedAt.toISOString(),
-			signedWith: verification.secretIndex === 0 ? 'current' : 'previous',
-		},
-	});
+	const _delivery = {
+		headers: { ...headers },
+		receivedAt: new Date(receivedAtMs).toISOString(),
+		signedWith: verification.secretIndex === 0 ? 'current' : 'previous',
+	};
+	const item = options.includeDeliveryHeaders === true ? { ...json, _delivery } : json;
+	const started = await startOncePerEvent(ctx, json, rawBody, item, windowSeconds, receivedAtMs);
+	return started ?? reply(ctx, 200, { received: true, duplicate: true });
 }
 
 /**
@@ -165,8 +156,7 @@ async function readSigningSecrets(ctx: IWebhookFunctions | IHookFunctions): Prom
 	const credentials = await ctx.getCredentials(PERFORMANCE_SERVICE.credentialType);
 	const current = text(credentials.webhookSigningSecret);
 	const previous = text(credentials.previousWebhookSigningSecret);
-	if (current.trim() === '') return [];
-	return previous.trim() === '' || previous === current ? [current] : [current, previous];
+	return current.trim() === '' ? [] : [current, previous];
 }
 
 /** Fails activation (and "Listen for test event") while the credential has no signing secret. */
@@ -189,28 +179,23 @@ export async function assertSigningSecret(ctx: IHookFunctions): Promise<void> {
  * still accepted for at most this long; a new one is used at once (see `verifyWithCredential`).
  */
 const SECRETS_REUSED_FOR_MS = 2_000;
-/** Credentials whose secrets one process remembers at most; the oldest read goes first. */
-const MAX_CREDENTIALS = 1_000;
 
 /** The newest read of each credential (by id) in this process; a read under way is shared. */
 const secretReads = new Map<string, { startedAtMs: number; secrets: Promise<string[]> }>();
 
 /** Reads the secrets and remembers the read, unless it finds no secret or fails. */
-function readSecrets(ctx: IWebhookFunctions, id: string | undefined, nowMs: number) {
-	const read = { startedAtMs: nowMs, secrets: readSigningSecrets(ctx) };
-	if (id === undefined) return read;
+function readSecrets(ctx: IWebhookFunctions, id: string): Promise<string[]> {
+	const read = { startedAtMs: Date.now(), secrets: readSigningSecrets(ctx) };
 	secretReads.delete(id);
-	secretReads.set(id, read);
-	if (secretReads.size > MAX_CREDENTIALS) secretReads.delete(secretReads.keys().next().value!);
-	const forget = () => secretReads.get(id) === read && secretReads.delete(id);
+	keptInProcess(secretReads, id, () => read);
+	const forget = () => secretReads.delete(id);
 	read.secrets.then((secrets) => secrets.length === 0 && forget(), forget);
-	return read;
+	return read.secrets;
 }
 
 /**
  * Verifies against secrets read less than SECRETS_REUSED_FOR_MS ago. Reused secrets that verify
- * nothing make it read the credential again (or take a read begun since): the user may just have
- * rotated the secret.
+ * nothing make it read the credential again: the user may just have rotated the secret.
  */
 async function verifyWithCredential(
 	ctx: IWebhookFunctions,
@@ -218,15 +203,15 @@ async function verifyWithCredential(
 	toleranceSeconds: number,
 	nowMs: number,
 ): Promise<VerificationResult> {
-	const id = ctx.getNode().credentials?.[PERFORMANCE_SERVICE.credentialType]?.id || undefined;
-	const known = id === undefined ? undefined : secretReads.get(id);
-	const reused = known !== undefined && nowMs - known.startedAtMs < SECRETS_REUSED_FOR_MS;
-	const read = reused ? known : readSecrets(ctx, id, nowMs);
-	const window = { toleranceSeconds, nowMs };
-	const verification = verifyDelivery(delivery, { ...window, secrets: await read.secrets });
-	if (!reused || verification.ok || verification.reason !== 'signature_mismatch')
-		return verification;
-	const newer = secretReads.get(id!);
-	const again = newer && newer !== read ? newer : readSecrets(ctx, id, Date.now());
-	return verifyDelivery(delivery, { ...window, secrets: await again.secrets });
+	const verify = async (secrets: Promise<string[]>) =>
+		verifyDelivery(delivery, { toleranceSeconds, nowMs, secrets: await secrets });
+	const id = ctx.getNode().credentials?.[PERFORMANCE_SERVICE.credentialType]?.id;
+	// A credential known by name only (no id) is read for every delivery.
+	if (!id) return await verify(readSigningSecrets(ctx));
+	const known = secretReads.get(id);
+	if (known && nowMs - known.startedAtMs < SECRETS_REUSED_FOR_MS) {
+		const verification = await verify(known.secrets);
+		if (verification.ok || verification.reason !== 'signature_mismatch') return verification;
+	}
+	return await verify(readSecrets(ctx, id));
 }

@@ -2,7 +2,12 @@ import { createHash, randomBytes } from 'node:crypto';
 
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { answerWhenRecorded, whenNotRecorded } from '../../shared/webhooks/n8nWebhookContract';
+import { isRecord } from '../../shared/lists/recordFields';
+import {
+	answerWhenRecorded,
+	computedAtSave,
+	keptInProcess,
+} from '../../shared/webhooks/n8nWebhookContract';
 
 /**
  * The events a trigger node started a workflow for, so that a retry of the same event (the
@@ -23,8 +28,6 @@ import { answerWhenRecorded, whenNotRecorded } from '../../shared/webhooks/n8nWe
 const MAX_STARTED_EVENTS = 5_000;
 /** Field of the node's static data that holds the events. */
 export const STATIC_DATA_FIELD = 'startedEvents';
-/** Trigger nodes whose memory one process keeps at most; the least recently used goes first. */
-const MAX_NODES = 1_000;
 /** Digests per batch: each string stays small, so adding one copies little. */
 const BATCH_SIZE = 500;
 /** Longest span of start times in one batch: how much longer than its window an event may stay. */
@@ -71,26 +74,16 @@ function parseBatch(value: unknown): Batch | undefined {
 	return valid ? batch : undefined;
 }
 
-const asObject = (value: unknown): IDataObject =>
-	value !== null && typeof value === 'object' && !Array.isArray(value)
-		? (value as IDataObject)
-		: {};
+const asObject = (value: unknown): IDataObject => (isRecord(value) ? value : {});
 
-/** A delivery of an event being recorded: others of the same event wait until it is settled. */
-export interface Reservation {
-	settled: Promise<void>;
-	settle: () => void;
-}
+/** Ends a reservation of an event: `started` when n8n recorded the execution (saved, or answered 2xx). */
+export type Release = (started: boolean, at: number) => void;
 
 /** Whether `batch` holds `digest` (at a digest's boundary). */
 function holds(batch: Batch, digest: string): boolean {
-	for (
-		let at = batch.digests.indexOf(digest);
-		at !== -1;
-		at = batch.digests.indexOf(digest, at + 1)
-	)
-		if (at % DIGEST_CHARS === 0) return true;
-	return false;
+	let at = batch.digests.indexOf(digest);
+	while (at % DIGEST_CHARS !== 0 && at !== -1) at = batch.digests.indexOf(digest, at + 1);
+	return at !== -1;
 }
 
 /** One trigger node's events in this process. */
@@ -99,7 +92,8 @@ export class NodeEvents {
 	batchId = randomBytes(9).toString('base64url');
 	/** Every batch as this process last saw or wrote it. */
 	private readonly batches = new Map<string, Batch>();
-	private readonly reserved = new Map<string, Reservation>();
+	/** The deliveries of an event being recorded: others of the same event wait until it is settled. */
+	private readonly reserved = new Map<string, Promise<void>>();
 
 	/** Takes what other processes (or this one before a restart) stored, where it is newer. */
 	loadStored(stored: unknown): void {
@@ -129,26 +123,24 @@ export class NodeEvents {
 	 * `undefined` when the event started after `since`; otherwise a reservation of it, taken once
 	 * any delivery of the same event being recorded right now has been settled.
 	 */
-	async reserve(digest: string, since: number): Promise<Reservation | undefined> {
-		for (;;) {
-			if (this.startedSince(digest, since)) return undefined;
+	async reserve(digest: string, since: number): Promise<Release | undefined> {
+		while (!this.startedSince(digest, since)) {
 			const pending = this.reserved.get(digest);
-			if (!pending) break;
-			await pending.settled;
+			if (pending) {
+				await pending;
+				continue;
+			}
+			let settle = (): void => undefined;
+			const settled = new Promise<void>((resolve) => (settle = resolve));
+			this.reserved.set(digest, settled);
+			return (started, at) => {
+				if (this.reserved.get(digest) !== settled) return;
+				this.reserved.delete(digest);
+				if (started && !this.startedSince(digest, at - 1)) this.add(digest, at);
+				settle();
+			};
 		}
-		let settle = (): void => undefined;
-		const settled = new Promise<void>((resolve) => (settle = resolve));
-		const reservation = { settled, settle };
-		this.reserved.set(digest, reservation);
-		return reservation;
-	}
-
-	/** Ends a reservation: `started` when n8n recorded the execution (saved, or answered 2xx). */
-	release(digest: string, reservation: Reservation, started: boolean, at: number): void {
-		if (this.reserved.get(digest) !== reservation) return;
-		this.reserved.delete(digest);
-		if (started && !this.startedSince(digest, at - 1)) this.add(digest, at);
-		reservation.settle();
+		return undefined;
 	}
 
 	/** Adds an event to this process's batch, or to a new one where its time or count does not fit. */
@@ -200,82 +192,61 @@ export class NodeEvents {
 }
 
 /** This process's memory of every trigger node, by workflow and node id: what a restart forgets. */
-export class ProcessMemory extends Map<string, NodeEvents> {
-	of(workflowId: string, nodeId: string): NodeEvents {
-		const scope = `${workflowId}\n${nodeId}`;
-		const events = this.get(scope) ?? new NodeEvents();
-		this.delete(scope);
-		this.set(scope, events);
-		if (this.size > MAX_NODES) this.delete(this.keys().next().value!);
-		return events;
-	}
-}
-
-export const processMemory = new ProcessMemory();
-
-/** Starts the workflow with `json`, answered by n8n once the execution is recorded. */
-export type AcceptDelivery = (json: IDataObject) => IWebhookResponseData;
+export const processMemory = new Map<string, NodeEvents>();
 
 /**
- * Whether a verified delivery of a selected event may start the workflow: `undefined` when this
- * trigger node already started a workflow for the same event within `windowSeconds` (in this
- * process, in another one, or before a restart); otherwise how to accept it. A window of 0 turns
- * the check off.
+ * Starts the workflow with `item`, a verified delivery of a selected event, answered by n8n once
+ * the execution is recorded; `undefined` when this trigger node already started a workflow for
+ * the same event within `windowSeconds` (in this process, in another one, or before a restart).
+ * A window of 0 turns the check off.
  */
-export async function reserveEventStart(
+export async function startOncePerEvent(
 	ctx: IWebhookFunctions,
 	body: IDataObject,
 	rawBody: Buffer,
+	item: IDataObject,
 	windowSeconds: number,
 	receivedAtMs: number,
-): Promise<AcceptDelivery | undefined> {
+): Promise<IWebhookResponseData | undefined> {
 	const staticData = ctx.getWorkflowStaticData('node');
 	if (windowSeconds <= 0) {
-		// A4: deleted when n8n reads the answer, so that the save holds it.
-		const forget = () => {
+		// A4: deleted when n8n reads the answer, so that the save holds it (a failed save holds nothing).
+		return answerWhenRecorded(ctx, [{ json: item }], () => {
 			if (staticData[STATIC_DATA_FIELD] !== undefined) delete staticData[STATIC_DATA_FIELD];
-		};
-		return (json) => answerWhenRecorded([{ json }], forget);
+		});
 	}
 	// Test runs from the editor always start: a delivery sent to the Test URL is one the user asked for.
-	if (ctx.getMode() === 'manual') return (json) => answerWhenRecorded([{ json }]);
+	if (ctx.getMode() === 'manual') return answerWhenRecorded(ctx, [{ json: item }]);
 
 	const now = Math.floor(receivedAtMs / 1000);
 	const since = now - windowSeconds;
-	const events = processMemory.of(ctx.getWorkflow().id ?? '', ctx.getNode().id);
+	const scope = `${ctx.getWorkflow().id ?? ''}\n${ctx.getNode().id}`;
+	const events = keptInProcess(processMemory, scope, () => new NodeEvents());
 	// A3: what every process saved, as this call loaded it.
 	const stored = staticData[STATIC_DATA_FIELD];
 	events.loadStored(stored);
 
 	const digest = eventDigest(body, rawBody);
-	const reservation = await events.reserve(digest, since);
+	const release = await events.reserve(digest, since);
 	// A3: listed when n8n saves, so the save holds every event this process knows by then, also
 	// those whose own saves came a moment earlier.
-	const listedAtSave = (onSave?: () => void) =>
-		({
-			toJSON: (): IDataObject => {
-				onSave?.();
-				return events.valueToStore(since);
-			},
-		}) as unknown as IDataObject;
-
-	if (!reservation) {
+	const listed = computedAtSave(() => {
+		release?.(true, now);
+		return events.valueToStore(since);
+	});
+	if (!release) {
 		// Puts back what this process knows and a concurrent save dropped from the database.
-		if (events.storedLacksKnown(stored)) staticData[STATIC_DATA_FIELD] = listedAtSave();
+		if (events.storedLacksKnown(stored)) staticData[STATIC_DATA_FIELD] = listed;
 		return undefined;
 	}
 
-	const settle = (started: boolean) => () => events.release(digest, reservation, started, now);
-	// A5: a non-2xx answer releases the reservation as not started (n8n created no execution); a
-	// sender that went away leaves it to A2 for RECORDING_GRACE_MS.
-	whenNotRecorded(ctx, settle(false));
-	const listed = listedAtSave(settle(true));
 	staticData[STATIC_DATA_FIELD] = listed;
 	// A2: when n8n reads the answer the execution exists: the event counts as started from then on.
-	// A4: the events are written again then, just before n8n saves.
-	return (json) =>
-		answerWhenRecorded([{ json }], () => {
-			settle(true)();
-			staticData[STATIC_DATA_FIELD] = listed;
-		});
+	// A4: the events are written again then, just before n8n saves. A5: a non-2xx answer releases
+	// the reservation as not started (n8n created no execution); a sender that went away leaves it
+	// to A2 for RECORDING_GRACE_MS.
+	return answerWhenRecorded(ctx, [{ json: item }], (recorded) => {
+		release(recorded, now);
+		staticData[STATIC_DATA_FIELD] = listed;
+	});
 }

@@ -24,12 +24,9 @@ export type VerificationFailure =
 	| 'timestamp_too_old'
 	| 'timestamp_in_future';
 
+/** `secretIndex`: the index into `secrets` of the first one that signed the delivery. */
 export type VerificationResult =
-	| {
-			ok: true;
-			timestampMs: number;
-			/** Index into `secrets` of the one that signed it. */ secretIndex: number;
-	  }
+	| { ok: true; secretIndex: number }
 	| { ok: false; reason: VerificationFailure };
 
 export interface SignedDelivery {
@@ -83,17 +80,17 @@ export function verifyDelivery(
 	if (timestampMs === undefined) return fail('malformed_timestamp');
 
 	const received = Buffer.from(signature, 'hex');
-	let secretIndex = -1;
-	options.secrets.forEach((secret, index) => {
-		if (secret.trim() === '') return;
-		const expected = Buffer.from(computeSignature(secret, timestamp, rawBody), 'hex');
-		if (timingSafeEqual(expected, received) && secretIndex === -1) secretIndex = index;
-	});
+	const signedWith = options.secrets.map(
+		(secret) =>
+			secret.trim() !== '' &&
+			timingSafeEqual(Buffer.from(computeSignature(secret, timestamp, rawBody), 'hex'), received),
+	);
+	const secretIndex = signedWith.indexOf(true);
 	if (secretIndex === -1) return fail('signature_mismatch');
 
 	// Within `toleranceSeconds` of the receiver's clock in either direction.
 	const toleranceMs = options.toleranceSeconds > 0 ? options.toleranceSeconds * 1000 : Infinity;
 	if (options.nowMs - timestampMs > toleranceMs) return fail('timestamp_too_old');
 	if (timestampMs - options.nowMs > toleranceMs) return fail('timestamp_in_future');
-	return { ok: true, timestampMs, secretIndex };
+	return { ok: true, secretIndex };
 }

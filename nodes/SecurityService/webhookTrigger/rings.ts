@@ -19,9 +19,10 @@ import { newestNewRecord, pollNewRecords } from '../../shared/polling/newRecords
 import { readEventList, type PollTrigger } from '../../shared/polling/pollFunctions';
 import {
 	answerWhenRecorded,
+	computedAtSave,
+	keptInProcess,
 	readRawBody,
 	reply,
-	whenNotRecorded,
 } from '../../shared/webhooks/n8nWebhookContract';
 import { POLL_EVENTS } from '../pollTrigger/events';
 import { SECURITY_SERVICE } from '../transport';
@@ -42,9 +43,8 @@ interface StoredMemory {
 
 /** One read of the list, shared by the rings that waited for it. */
 interface SharedRead {
+	/** Emptied by the ring that starts their execution. */
 	records: IDataObject[];
-	/** Set by the ring that starts the execution of `records`. */
-	taken: boolean;
 	/** True once the execution of `records` is recorded (at once when there are none); false when it failed. */
 	recorded: Promise<boolean>;
 	/** Keeps the read's memory when `recorded` is true; the first call counts. */
@@ -67,9 +67,8 @@ class NodeRings {
 				this.nextRead = undefined;
 				return await read();
 			};
-			const next = this.lastRead.then(start, start);
-			this.nextRead = next;
-			this.lastRead = next.then(async ({ recorded }) => await recorded);
+			this.nextRead = this.lastRead.then(start);
+			this.lastRead = this.nextRead.then(async ({ recorded }) => await recorded);
 		}
 		return this.nextRead;
 	}
@@ -89,18 +88,8 @@ class NodeRings {
 	}
 }
 
-/** Trigger nodes whose memory one process keeps at most; the least recently used goes first. */
-const MAX_NODES = 1_000;
+/** This process's memory of every trigger node, by workflow and node id. */
 export const nodes = new Map<string, NodeRings>();
-
-function nodeRingsOf(ctx: IWebhookFunctions, loaded: StoredMemory): NodeRings {
-	const key = `${ctx.getWorkflow().id ?? ''}/${ctx.getNode().id}`;
-	const rings = nodes.get(key) ?? new NodeRings(loaded);
-	nodes.delete(key);
-	nodes.set(key, rings);
-	if (nodes.size > MAX_NODES) nodes.delete(nodes.keys().next().value!);
-	return rings;
-}
 
 function loadedMemory(ctx: IWebhookFunctions | IHookFunctions): StoredMemory | undefined {
 	const stored = ctx.getWorkflowStaticData('node')[MEMORY_KEY];
@@ -113,9 +102,7 @@ function loadedMemory(ctx: IWebhookFunctions | IHookFunctions): StoredMemory | u
 }
 
 /** A3: the node's memory as this process knows it when n8n saves the static data. */
-function savedAsNewest(rings: NodeRings): IDataObject {
-	return { toJSON: () => rings.stored } as unknown as IDataObject;
-}
+const savedAsNewest = (rings: NodeRings) => computedAtSave(() => rings.stored);
 
 /** Publishing: reads the list and remembers all it holds, so that none of it is emitted. */
 export async function rememberList(ctx: IHookFunctions): Promise<void> {
@@ -145,7 +132,6 @@ async function readList(
 ): Promise<SharedRead> {
 	const shared: SharedRead = {
 		records: [],
-		taken: false,
 		recorded: Promise.resolve(true),
 		settle: () => {},
 	};
@@ -154,20 +140,15 @@ async function readList(
 		const { filters, configuration, list } = await readEventList(ctx, SECURITY_EVENTS);
 		const poll = await pollNewRecords(list, rings.stored.memory, configuration, filters);
 		if (poll.warning) ctx.logger.warn(poll.warning);
-		if (poll.records.length === 0) {
-			rings.keep(poll.memory);
-			return shared;
-		}
-		let settled = false;
 		shared.records = poll.records;
 		shared.recorded = new Promise((resolve) => {
 			shared.settle = (recorded) => {
-				if (settled) return;
-				settled = true;
+				shared.settle = () => {};
 				if (recorded) rings.keep(poll.memory);
 				resolve(recorded);
 			};
 		});
+		if (poll.records.length === 0) shared.settle(true);
 	} catch (error) {
 		shared.failed = error as Error;
 		ctx.logger.warn(
@@ -196,7 +177,8 @@ async function ring(ctx: IWebhookFunctions): Promise<IWebhookResponseData> {
 			message: 'The workflow is being published; call again in a moment.',
 		});
 	}
-	const rings = nodeRingsOf(ctx, loaded);
+	const key = `${ctx.getWorkflow().id ?? ''}/${ctx.getNode().id}`;
+	const rings = keptInProcess(nodes, key, () => new NodeRings(loaded));
 	const read = await rings.share(async () => await readList(ctx, rings, loaded));
 	if (read.failed) {
 		return reply(ctx, 503, {
@@ -204,13 +186,12 @@ async function ring(ctx: IWebhookFunctions): Promise<IWebhookResponseData> {
 			message: 'The trigger could not read the list; call again later.',
 		});
 	}
-	if (read.records.length > 0 && !read.taken) {
-		read.taken = true;
+	const records = read.records.splice(0);
+	if (records.length > 0) {
 		const newest = savedAsNewest(rings);
-		whenNotRecorded(ctx, () => read.settle(false));
 		// A2 and A4: kept once the execution exists, written just before n8n saves.
-		return answerWhenRecorded(items(read.records), () => {
-			read.settle(true);
+		return answerWhenRecorded(ctx, items(records), (recorded) => {
+			read.settle(recorded);
 			staticData[MEMORY_KEY] = newest;
 		});
 	}
@@ -231,7 +212,7 @@ async function testRing(ctx: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const stored = loadedMemory(ctx)?.memory;
 	const newest = await newestNewRecord(list, stored, configuration, filters);
 	if (!newest) return reply(ctx, 200, { received: true });
-	return answerWhenRecorded(items([newest]));
+	return answerWhenRecorded(ctx, items([newest]));
 }
 
 /** Whatever the call holds: a body over MAX_RING_BYTES is refused; any other starts a read. */
@@ -249,17 +230,13 @@ export async function handleRing(ctx: IWebhookFunctions): Promise<IWebhookRespon
 		});
 	}
 	if ((rawBody?.length ?? 0) > MAX_RING_BYTES) return tooLarge(ctx);
+	// A production ring answers every failure itself (`readList`).
+	if (ctx.getMode() !== 'manual') return await ring(ctx);
 	try {
-		return ctx.getMode() === 'manual' ? await testRing(ctx) : await ring(ctx);
+		return await testRing(ctx);
 	} catch (error) {
 		// Only a test ring (the user's own) is told why.
-		if (ctx.getMode() === 'manual')
-			return reply(ctx, 503, { error: 'list_unreadable', message: (error as Error).message });
-		ctx.logger.warn(`${ctx.getNode().name}: a webhook call could not be handled`, {
-			error: (error as Error).message,
-			workflowId: ctx.getWorkflow().id,
-		});
-		return reply(ctx, 500, { error: 'internal_error', message: 'The call could not be handled.' });
+		return reply(ctx, 503, { error: 'list_unreadable', message: (error as Error).message });
 	}
 }
 

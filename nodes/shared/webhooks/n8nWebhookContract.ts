@@ -68,41 +68,52 @@ export const BODY_NOT_PARSED: INodeProperties = {
 	default: { binaryData: true },
 };
 
-type Response = ReturnType<IWebhookFunctions['getResponseObject']>;
+/** Entries one process keeps in each of its memories at most; the least recently used goes first. */
+const MAX_KEPT_IN_PROCESS = 1_000;
+
+/** `key`'s entry of a memory of this process (made by `create` when missing), now the most recently used. */
+export function keptInProcess<T>(memory: Map<string, T>, key: string, create: () => T): T {
+	const value = memory.get(key) ?? create();
+	memory.delete(key);
+	memory.set(key, value);
+	if (memory.size > MAX_KEPT_IN_PROCESS) memory.delete(memory.keys().next().value!);
+	return value;
+}
+
+/** A3: a static data value that `value` computes when n8n saves it, so that the save holds the newest. */
+export const computedAtSave = (value: () => unknown): IDataObject =>
+	({ toJSON: value }) as unknown as IDataObject;
 
 /**
- * Starts the workflow with `items`. A2: `onRecorded` runs when n8n reads the answer, once the
- * execution exists, before it saves the static data.
+ * Starts the workflow with `items`. `settle(true)` runs when n8n reads the answer (A2), once the
+ * execution exists, before it saves the static data. A5: `settle(false)` runs when the answer
+ * turns out not to be a 2xx, or when the sender went away and RECORDING_GRACE_MS passed (then
+ * A2 has normally run first and the caller ignores it).
  */
 export function answerWhenRecorded(
+	ctx: IWebhookFunctions,
 	items: INodeExecutionData[],
-	onRecorded?: () => void,
+	settle?: (recorded: boolean) => void,
 ): IWebhookResponseData {
 	const result: IWebhookResponseData = { workflowData: [items] };
 	Object.defineProperty(result, 'webhookResponse', {
 		enumerable: true,
 		get: () => {
-			onRecorded?.();
+			settle?.(true);
 			return { received: true };
 		},
 	});
-	return result;
-}
-
-/**
- * A5: calls `onNotRecorded` when the answer turns out not to be a 2xx, or when the sender went
- * away and RECORDING_GRACE_MS passed (then A2 has normally run first and the caller ignores it).
- */
-export function whenNotRecorded(ctx: IWebhookFunctions, onNotRecorded: () => void): void {
+	if (!settle) return result;
 	const res = ctx.getResponseObject();
 	let finished = false;
 	res.once?.('finish', () => {
 		finished = true;
-		if (res.statusCode < 200 || res.statusCode >= 300) onNotRecorded();
+		if (res.statusCode < 200 || res.statusCode >= 300) settle(false);
 	});
 	res.once?.('close', () => {
-		if (!finished) void sleep(RECORDING_GRACE_MS).then(onNotRecorded);
+		if (!finished) void sleep(RECORDING_GRACE_MS).then(() => settle(false));
 	});
+	return result;
 }
 
 /** A6: answers the request now with `status` and a JSON body; no workflow starts. */
@@ -111,7 +122,7 @@ export function reply(
 	status: number,
 	body: IDataObject,
 ): IWebhookResponseData {
-	const res: Response = ctx.getResponseObject();
+	const res = ctx.getResponseObject();
 	if (!res.headersSent) {
 		res.statusCode = status;
 		res.setHeader('Content-Type', 'application/json; charset=utf-8');

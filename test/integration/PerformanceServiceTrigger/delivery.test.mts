@@ -15,6 +15,7 @@ import {
 	postDelivery,
 	sign,
 } from '../../support/harness/deliveries.mts';
+import { captureLogs } from '../../support/harness/logs.mts';
 import { packageNode, type Credentials } from '../../support/harness/runWorkflow.mts';
 import {
 	activateWebhook,
@@ -31,6 +32,7 @@ const TRIGGER = 'Performance Service Trigger';
 const SECRETS_REUSED_FOR_MS = 2_000;
 
 const listeners: WebhookListener[] = [];
+const logged = captureLogs();
 
 afterAll(async () => {
 	await Promise.all(listeners.map((listener) => listener.close()));
@@ -376,21 +378,53 @@ describe('Performance Service Trigger: what each rejection says (the one place i
 		expect(call.result).toEqual({ noWebhookResponse: true });
 	});
 
-	it('answers 500 credential_unavailable when the node has no credential to read', async () => {
-		const setup = setupFor();
-		delete setup.workflow.nodes[0].credentials;
-		const listener = await startWebhookListener(setup);
-		listeners.push(listener);
+	it.each([
+		['no credential', undefined, 'Node does not have any credentials set"'],
+		[
+			'only a credential of another type',
+			{ securityServiceApi: { id: 'c2', name: 'Security Service account' } },
+			'Node does not have any credentials set for',
+		],
+	])(
+		'answers 500 credential_unavailable when the node has %s, and logs why',
+		async (_, nodeCredentials, cause) => {
+			const setup = setupFor();
+			setup.workflow.nodes[0].credentials = nodeCredentials;
+			const listener = await startWebhookListener(setup);
+			listeners.push(listener);
+			expect(
+				await postDelivery(listener.url, { body: eventBody('alert.opened'), secret: SECRET }),
+			).toEqual({
+				status: 500,
+				body: {
+					error: 'credential_unavailable',
+					message: 'The trigger could not read its credential.',
+				},
+			});
+			expect(listener.runs()).toEqual([]);
+			// n8n's own reason is in the log (README: details in the n8n log).
+			expect(logged()).toContain(
+				'"Performance Service Trigger: The trigger could not read its credential.",{"error":',
+			);
+			expect(logged()).toContain(cause);
+			expect(logged()).toContain('"workflowId":"test-workflow"');
+		},
+	);
+
+	it('answers 500 internal_error to a delivery it cannot process, and logs why', async () => {
+		// An option whose expression does not parse: n8n throws when the trigger reads it.
+		const listener = await listen({ options: { timestampTolerance: '={{ (1 }}' } });
 		expect(
 			await postDelivery(listener.url, { body: eventBody('alert.opened'), secret: SECRET }),
 		).toEqual({
 			status: 500,
-			body: {
-				error: 'credential_unavailable',
-				message: 'The trigger could not read its credential.',
-			},
+			body: { error: 'internal_error', message: 'The delivery could not be processed.' },
 		});
 		expect(listener.runs()).toEqual([]);
+		expect(logged()).toContain(
+			'"Performance Service Trigger: The delivery could not be processed.",{"error":',
+		);
+		expect(logged()).toContain('"workflowId":"test-workflow"');
 	});
 });
 
@@ -623,6 +657,14 @@ describe('Performance Service Trigger: what one n8n process remembers of the cre
 			secret: PREVIOUS,
 		});
 		expect(old).toMatchObject({ status: 401, body: { error: 'signature_mismatch' } });
+		expect(credential.reads()).toBe(2);
+		// The read it just made is reused in its turn.
+		const current = await postDelivery(listener.url, {
+			body: eventBody('alert.opened'),
+			secret: SECRET,
+		});
+		expect(current.status).toBe(200);
+		expect(credential.reads()).toBe(2);
 		credential.edit({ webhookSigningSecret: '' });
 		await sleep(SECRETS_REUSED_FOR_MS + 50);
 		const none = await postDelivery(listener.url, {
@@ -630,8 +672,26 @@ describe('Performance Service Trigger: what one n8n process remembers of the cre
 			secret: SECRET,
 		});
 		expect(none).toMatchObject({ status: 401, body: { error: 'no_signing_secret' } });
-		await listener.waitForCalls(3);
-		expect(listener.runs()).toHaveLength(1);
+		await listener.waitForCalls(4);
+		expect(listener.runs()).toHaveLength(2);
+	});
+
+	it('reads a credential saved without an id (known by its name) for every delivery', async () => {
+		const setup = setupFor();
+		setup.workflow.nodes[0].credentials = {
+			performanceServiceApi: { id: null, name: 'Performance Service account' },
+		};
+		const credential = countedCredential(setup);
+		const listener = await startWebhookListener(setup);
+		listeners.push(listener);
+		for (const reads of [1, 2]) {
+			const answer = await postDelivery(listener.url, {
+				body: eventBody('alert.opened'),
+				secret: SECRET,
+			});
+			expect(answer.status).toBe(200);
+			expect(credential.reads()).toBe(reads);
+		}
 	});
 
 	it('does not remember a credential without a signing secret: setting one works for the next delivery', async () => {

@@ -390,4 +390,17 @@ describe('Performance Service Trigger: one workflow per event', () => {
 		expect(listener.runs().map((run) => run.run.mode)).toEqual(['manual', 'manual']);
 		expect(listener.staticData.saved).toEqual({});
 	});
+
+	it('answers 500 to a delivery to the Test URL n8n could not record; the next one starts', async () => {
+		let failures = 1;
+		const recordExecution = async (): Promise<void> => {
+			if (failures-- > 0) throw new Error('database unavailable');
+		};
+		const listener = await listen({ ...setupFor(), mode: 'manual', recordExecution });
+		const body = eventBody('alert.opened');
+		expect((await deliver(listener, body)).status).toBe(500);
+		expect(await deliver(listener, body)).toEqual(STARTED);
+		await listener.waitForCalls(2);
+		expect(listener.runs()).toHaveLength(1);
+	});
 });

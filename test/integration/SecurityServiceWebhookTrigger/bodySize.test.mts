@@ -1,13 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
+import { captureLogs } from '../../support/harness/logs.mts';
 import { requestsTo } from '../../support/harness/sandbox.mts';
-import {
-	captureLogs,
-	emittedIds,
-	listReads,
-	ring,
-	webhookTriggerSandbox,
-} from './webhookTrigger.mts';
+import { emittedIds, listReads, ring, webhookTriggerSandbox } from './webhookTrigger.mts';
 
 const { sandbox, publish } = webhookTriggerSandbox();
 const logged = captureLogs();

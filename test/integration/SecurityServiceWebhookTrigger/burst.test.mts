@@ -3,15 +3,9 @@ import type { AddressInfo } from 'node:net';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { captureLogs } from '../../support/harness/logs.mts';
 import { activateWebhook } from '../../support/harness/runWebhook.mts';
-import {
-	captureLogs,
-	emittedIds,
-	listReads,
-	ring,
-	TRIGGER,
-	webhookTriggerSandbox,
-} from './webhookTrigger.mts';
+import { emittedIds, listReads, ring, TRIGGER, webhookTriggerSandbox } from './webhookTrigger.mts';
 
 const { sandbox, credentials, publish, setupFor, listen } = webhookTriggerSandbox();
 const logged = captureLogs();

@@ -1,15 +1,9 @@
 import { describe, expect, it } from 'vitest';
 
+import { captureLogs } from '../../support/harness/logs.mts';
 import { closedPort } from '../../support/harness/sandbox.mts';
 import type { FaultKind } from '../../support/sandbox/types.mts';
-import {
-	captureLogs,
-	emittedIds,
-	listReads,
-	ring,
-	TRIGGER,
-	webhookTriggerSandbox,
-} from './webhookTrigger.mts';
+import { emittedIds, listReads, ring, TRIGGER, webhookTriggerSandbox } from './webhookTrigger.mts';
 
 const { sandbox, credentials, publish, listen } = webhookTriggerSandbox();
 const logged = captureLogs();

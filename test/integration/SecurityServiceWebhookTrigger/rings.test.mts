@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 
+import { captureLogs } from '../../support/harness/logs.mts';
 import { callsTo, requestsTo } from '../../support/harness/sandbox.mts';
 import { threats } from '../SecurityServiceTrigger/securityTrigger.mts';
 import {
-	captureLogs,
 	emittedIds,
 	emittedItems,
 	listReads,

@@ -1,15 +1,14 @@
 import { EventEmitter } from 'node:events';
 
-import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
+import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import {
 	eventDigest,
 	NodeEvents,
-	ProcessMemory,
-	reserveEventStart,
-	type AcceptDelivery,
+	startOncePerEvent,
 } from '../../../../nodes/PerformanceService/trigger/startedEvents.ts';
+import { keptInProcess } from '../../../../nodes/shared/webhooks/n8nWebhookContract.ts';
 import {
 	forgetProcessMemory,
 	readStoredEvents,
@@ -53,30 +52,17 @@ describe('event digest', () => {
 	});
 });
 
-describe('the memory of one n8n process', () => {
-	it('keeps the 1,000 trigger nodes used most recently', () => {
-		const memory = new ProcessMemory();
-		const first = memory.of('wf', 'node0');
-		for (let node = 1; node < 1_000; node++) memory.of('wf', `node${node}`);
-		expect(memory.of('wf', 'node0')).toBe(first);
-		memory.of('wf', 'node1000');
-		expect(memory.size).toBe(1_000);
-		expect(memory.of('wf', 'node0')).toBe(first);
-		expect(memory.has('wf\nnode1')).toBe(false);
-	});
-});
-
 describe("one process's memory of a trigger node", () => {
-	let memory = new ProcessMemory();
+	let memory = new Map<string, NodeEvents>();
 	const nodeEvents = (workflowId: string, nodeId: string): NodeEvents =>
-		memory.of(workflowId, nodeId);
-	beforeEach(() => (memory = new ProcessMemory()));
+		keptInProcess(memory, `${workflowId}/${nodeId}`, () => new NodeEvents());
+	beforeEach(() => (memory = new Map()));
 
 	it('reserves a new event, and calls it started only once released as started', async () => {
 		const events = nodeEvents('wf', 'node');
 		const reservation = await events.reserve(E1, NOW - 60);
 		expect(reservation).toBeDefined();
-		events.release(E1, reservation!, true, NOW);
+		reservation!(true, NOW);
 		expect(await events.reserve(E1, NOW - 60)).toBeUndefined();
 		// Outside the window it is new again.
 		expect(await events.reserve(E1, NOW)).toBeDefined();
@@ -85,7 +71,7 @@ describe("one process's memory of a trigger node", () => {
 	it('forgets a reservation that was not answered with a 2xx', async () => {
 		const events = nodeEvents('wf', 'node');
 		const reservation = await events.reserve(E1, NOW - 60);
-		events.release(E1, reservation!, false, NOW);
+		reservation!(false, NOW);
 		expect(await events.reserve(E1, NOW - 60)).toBeDefined();
 	});
 
@@ -94,7 +80,7 @@ describe("one process's memory of a trigger node", () => {
 		const first = await events.reserve(E1, NOW - 60);
 		const second = events.reserve(E1, NOW - 60);
 		const third = events.reserve(E1, NOW - 60);
-		events.release(E1, first!, true, NOW);
+		first!(true, NOW);
 		expect(await second).toBeUndefined();
 		expect(await third).toBeUndefined();
 
@@ -102,10 +88,10 @@ describe("one process's memory of a trigger node", () => {
 		const other = await events.reserve(E2, NOW - 60);
 		const next = events.reserve(E2, NOW - 60);
 		const last = events.reserve(E2, NOW - 60);
-		events.release(E2, other!, false, NOW);
+		other!(false, NOW);
 		const taken = await next;
 		expect(taken).toBeDefined();
-		events.release(E2, taken!, true, NOW);
+		taken!(true, NOW);
 		expect(await last).toBeUndefined();
 	});
 
@@ -240,15 +226,15 @@ describe("one process's memory of a trigger node", () => {
 	it('ignores a late release, and does not add an event another process already started', async () => {
 		const events = nodeEvents('wf', 'node');
 		const first = await events.reserve(A, NOW - 60);
-		events.release(A, first!, false, NOW);
+		first!(false, NOW);
 		const second = await events.reserve(A, NOW - 60);
-		events.release(A, first!, true, NOW);
+		first!(true, NOW);
 		expect(events.valueToStore(NOW - 60)).toEqual({});
-		events.release(A, second!, false, NOW);
+		second!(false, NOW);
 
 		const third = await events.reserve(B, NOW - 60);
 		events.loadStored({ other: `1.${NOW}.${NOW}.${B}` });
-		events.release(B, third!, true, NOW);
+		third!(true, NOW);
 		expect(events.valueToStore(NOW - 60)).toEqual({ other: `1.${NOW}.${NOW}.${B}` });
 	});
 
@@ -299,7 +285,7 @@ describe("one process's memory of a trigger node", () => {
 /** Reserves and releases an event as started, as a recorded delivery does. */
 async function start(events: NodeEvents, digest: string, at: number): Promise<void> {
 	const reservation = await events.reserve(digest, at - 1);
-	events.release(digest, reservation!, true, at);
+	reservation!(true, at);
 }
 
 const WINDOW_SECONDS = 3_600;
@@ -328,13 +314,13 @@ function webhookCall(staticData: IDataObject = {}, workflowId = 'wf-1', nodeId =
 async function reserve(call: Call, id: string, windowSeconds = WINDOW_SECONDS) {
 	const body = { id, type: 'alert.opened' };
 	const raw = Buffer.from(JSON.stringify(body));
-	return await reserveEventStart(call.ctx, body, raw, windowSeconds, Date.now());
+	return await startOncePerEvent(call.ctx, body, raw, body, windowSeconds, Date.now());
 }
 
 /** What n8n does once it created the execution: read the answer (A2), then save (A3). */
-function recordAndSave(call: Call, accept: AcceptDelivery | undefined): IDataObject {
-	if (!accept) throw new Error('the delivery was not accepted');
-	expect(accept({ id: 'x' }).webhookResponse).toEqual({ received: true });
+function recordAndSave(call: Call, answer: IWebhookResponseData | undefined): IDataObject {
+	if (!answer) throw new Error('the delivery was not accepted');
+	expect(answer.webhookResponse).toEqual({ received: true });
 	return JSON.parse(JSON.stringify(call.staticData)) as IDataObject;
 }
 
@@ -360,7 +346,7 @@ describe('n8n webhook contract: one start per event', () => {
 		recordAndSave(first, await reserve(first, 'evt_1'));
 		expect(await reserve(webhookCall({}, 'wf-a', 'same-node'), 'evt_1')).toBeUndefined();
 		const other = webhookCall({}, 'wf-b', 'same-node');
-		expect(await reserve(other, 'evt_1')).toBeTypeOf('function');
+		expect(await reserve(other, 'evt_1')).toBeDefined();
 	});
 
 	it('puts back, on a duplicate, the events a concurrent save of an older copy dropped', async () => {
@@ -384,7 +370,7 @@ describe('n8n webhook contract: one start per event', () => {
 
 	it('lists the event as started in a save that comes before n8n reads the answer', async () => {
 		const call = webhookCall();
-		expect(await reserve(call, 'evt_1')).toBeTypeOf('function');
+		expect(await reserve(call, 'evt_1')).toBeDefined();
 		const saved = JSON.parse(JSON.stringify(call.staticData)) as IDataObject;
 		expect(storedDigests(saved)).toHaveLength(1);
 		forgetProcessMemory();
@@ -395,13 +381,13 @@ describe('n8n webhook contract: one start per event', () => {
 		'forgets a delivery n8n answered %i (no execution): a retry may start it',
 		async (status) => {
 			const call = webhookCall();
-			expect(await reserve(call, 'evt_1')).toBeTypeOf('function');
+			expect(await reserve(call, 'evt_1')).toBeDefined();
 			const retry = reserve(webhookCall(), 'evt_1');
 			expect(await isPending(retry)).toBe(true);
 			call.res.statusCode = status;
 			call.res.emit('finish');
 			call.res.emit('close');
-			expect(await retry).toBeTypeOf('function');
+			expect(await retry).toBeDefined();
 		},
 	);
 
@@ -410,7 +396,7 @@ describe('n8n webhook contract: one start per event', () => {
 		async (status) => {
 			vi.useFakeTimers({ toFake: ['setTimeout'] });
 			const call = webhookCall();
-			const accept = await reserve(call, 'evt_1');
+			const answer = await reserve(call, 'evt_1');
 			const retry = reserve(webhookCall(), 'evt_1');
 			call.res.statusCode = status;
 			call.res.emit('finish');
@@ -418,7 +404,7 @@ describe('n8n webhook contract: one start per event', () => {
 			await vi.advanceTimersByTimeAsync(GRACE_MS);
 			expect(await isPending(retry)).toBe(true);
 			// n8n reads the answer: the event started, the waiting retry is a duplicate.
-			recordAndSave(call, accept);
+			recordAndSave(call, answer);
 			expect(await retry).toBeUndefined();
 		},
 	);
@@ -426,13 +412,13 @@ describe('n8n webhook contract: one start per event', () => {
 	it('keeps the reservation of a sender that went away for 60 s, then lets a retry start', async () => {
 		vi.useFakeTimers({ toFake: ['setTimeout'] });
 		const call = webhookCall();
-		expect(await reserve(call, 'evt_1')).toBeTypeOf('function');
+		expect(await reserve(call, 'evt_1')).toBeDefined();
 		const retry = reserve(webhookCall(), 'evt_1');
 		call.res.emit('close');
 		await vi.advanceTimersByTimeAsync(GRACE_MS - 1);
 		expect(await isPending(retry)).toBe(true);
 		await vi.advanceTimersByTimeAsync(1);
-		expect(await retry).toBeTypeOf('function');
+		expect(await retry).toBeDefined();
 	});
 
 	it('with a window of 0 starts every delivery and deletes the stored events when n8n reads the answer', async () => {
@@ -441,10 +427,10 @@ describe('n8n webhook contract: one start per event', () => {
 		expect(storedDigests(saved)).toHaveLength(1);
 
 		const off = webhookCall(structuredClone(saved));
-		const accept = await reserve(off, 'evt_1', 0);
+		const answer = await reserve(off, 'evt_1', 0);
 		// A4: n8n saves only what changes once it has created the execution.
 		expect(off.staticData[STATIC_DATA_FIELD]).toBeDefined();
-		expect(recordAndSave(off, accept)).toEqual({});
+		expect(recordAndSave(off, answer)).toEqual({});
 		expect(recordAndSave(off, await reserve(off, 'evt_1', 0))).toEqual({});
 	});
 });

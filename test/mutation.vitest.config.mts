@@ -26,6 +26,7 @@ const TESTED_BY: Record<string, string[]> = {
 	],
 	webhookTriggers: [
 		'test/unit/PerformanceService/trigger',
+		'test/unit/shared/webhooks',
 		'test/integration/PerformanceServiceTrigger',
 		'test/integration/SecurityServiceWebhookTrigger',
 	],

@@ -388,6 +388,8 @@ describe('Performance Service Trigger: one workflow per event', () => {
 		expect(await deliver(listener, body)).toEqual(STARTED);
 		await listener.waitForCalls(2);
 		expect(listener.runs().map((run) => run.run.mode)).toEqual(['manual', 'manual']);
+		const event = (JSON.parse(body) as { id: string }).id;
+		expect(startedIds(listener)).toEqual([event, event]);
 		expect(listener.staticData.saved).toEqual({});
 	});
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
+import { captureLogs } from '../../support/harness/logs.mts';
 import { activateWebhook, runWebhookMethod } from '../../support/harness/runWebhook.mts';
 import { callsTo } from '../../support/harness/sandbox.mts';
 import {
@@ -12,6 +13,7 @@ import {
 } from './webhookTrigger.mts';
 
 const { sandbox, setupFor, listen, publish } = webhookTriggerSandbox();
+const logged = captureLogs();
 
 describe('Security Service Webhook Trigger: publishing', () => {
 	it('reads the list once with the API key and remembers it until deleted', async () => {
@@ -64,6 +66,9 @@ describe('Security Service Webhook Trigger: publishing', () => {
 		expect(listReads(sandbox)).toEqual([]);
 		expect(listener.runs()).toEqual([]);
 		expect(savedMemory(listener)).toBeUndefined();
+		expect(logged()).toContain('came before the workflow');
+		expect(logged()).toContain('publish the workflow again');
+		expect(logged()).toContain('"workflowId"');
 	});
 
 	it('never emits a record the list held when the workflow was published', async () => {

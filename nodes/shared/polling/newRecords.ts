@@ -276,7 +276,8 @@ export async function pollNewRecords(
 	});
 	const readIds = read.records.map(({ id }) => id);
 	const kept = [...(reading.seenBefore ?? []), ...readIds.filter((id) => !refused.has(id))];
-	const stillRefused = memory.refusedIds.filter((id) => !readIds.includes(id));
+	const wasRead = new Set(readIds);
+	const stillRefused = memory.refusedIds.filter((id) => !wasRead.has(id));
 	const next: Memory = {
 		fingerprint: memory.fingerprint,
 		seenIds: rememberIds(kept, reading.order, memory.seenIds),

@@ -106,13 +106,16 @@ export function answerWhenRecorded(
 	if (!settle) return result;
 	const res = ctx.getResponseObject();
 	let finished = false;
+	const senderGone = () => {
+		if (!finished) void sleep(RECORDING_GRACE_MS).then(() => settle(false));
+	};
 	res.once?.('finish', () => {
 		finished = true;
 		if (res.statusCode < 200 || res.statusCode >= 300) settle(false);
 	});
-	res.once?.('close', () => {
-		if (!finished) void sleep(RECORDING_GRACE_MS).then(() => settle(false));
-	});
+	// A sender that left before now has fired 'close' already: the grace starts at once.
+	if (res.closed === true || res.destroyed === true) senderGone();
+	else res.once?.('close', senderGone);
 	return result;
 }
 

@@ -1,6 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 
-import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import {
+	NodeOperationError,
+	type IDataObject,
+	type IWebhookFunctions,
+	type IWebhookResponseData,
+} from 'n8n-workflow';
 
 import { isRecord } from '../../shared/lists/recordFields';
 import {
@@ -258,6 +263,6 @@ export async function startOncePerEvent(
 	} catch (error) {
 		// No answer to wait for (no response object): nothing will settle the reservation later.
 		release(false, now);
-		throw error;
+		throw new NodeOperationError(ctx.getNode(), error as Error);
 	}
 }

@@ -82,9 +82,15 @@ function failed(ctx: IWebhookFunctions, reason: keyof typeof REJECTIONS, error: 
 	return reject(ctx, reason);
 }
 
-/** A non-negative number, else the fallback (never "off" by accident). */
+/**
+ * A non-negative number, else the fallback: a blank or non-numeric option (an empty expression
+ * gives '') never turns a check off by accident, though `Number('')` is 0.
+ */
 function nonNegative(value: unknown, fallback: number): number {
-	const number = Number(value ?? fallback);
+	const number =
+		typeof value === 'number' || (typeof value === 'string' && value.trim() !== '')
+			? Number(value)
+			: Number.NaN;
 	return Number.isFinite(number) && number >= 0 ? number : fallback;
 }
 

@@ -1,6 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 
-import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import {
+	NodeOperationError,
+	type IDataObject,
+	type IWebhookFunctions,
+	type IWebhookResponseData,
+} from 'n8n-workflow';
 
 import { isRecord } from '../../shared/lists/recordFields';
 import {
@@ -133,10 +138,15 @@ export class NodeEvents {
 			let settle = (): void => undefined;
 			const settled = new Promise<void>((resolve) => (settle = resolve));
 			this.reserved.set(digest, settled);
+			let counted = false;
 			return (started, at) => {
+				// Also when n8n records it after the reservation ended (past the grace): kept all the same.
+				if (started && !counted) {
+					counted = true;
+					if (!this.startedSince(digest, at - 1)) this.add(digest, at);
+				}
 				if (this.reserved.get(digest) !== settled) return;
 				this.reserved.delete(digest);
-				if (started && !this.startedSince(digest, at - 1)) this.add(digest, at);
 				settle();
 			};
 		}
@@ -245,8 +255,14 @@ export async function startOncePerEvent(
 	// A4: the events are written again then, just before n8n saves. A5: a non-2xx answer releases
 	// the reservation as not started (n8n created no execution); a sender that went away leaves it
 	// to A2 for RECORDING_GRACE_MS.
-	return answerWhenRecorded(ctx, [{ json: item }], (recorded) => {
-		release(recorded, now);
-		staticData[STATIC_DATA_FIELD] = listed;
-	});
+	try {
+		return answerWhenRecorded(ctx, [{ json: item }], (recorded) => {
+			release(recorded, now);
+			staticData[STATIC_DATA_FIELD] = listed;
+		});
+	} catch (error) {
+		// No answer to wait for (no response object): nothing will settle the reservation later.
+		release(false, now);
+		throw new NodeOperationError(ctx.getNode(), error as Error);
+	}
 }

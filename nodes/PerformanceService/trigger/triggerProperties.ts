@@ -58,7 +58,7 @@ export const triggerProperties: INodeProperties[] = [
 				typeOptions: { minValue: 0, maxValue: 720 },
 				default: DEFAULT_DUPLICATE_WINDOW_HOURS,
 				description:
-					"A verified delivery of an event that already started this workflow within this many hours (same event ID, or the same content when it has no ID) is acknowledged as a duplicate and starts nothing. The default covers all 5 of the service's delivery attempts. 0 turns the check off.",
+					"A verified delivery of an event that already started this workflow within this many hours (same event ID, or the same content when it has no ID) is acknowledged as a duplicate and starts nothing. The default covers all 5 of the service's delivery attempts. 0 turns the check off; an empty or non-numeric value uses the default.",
 			},
 			{
 				displayName: 'Include Delivery Headers',
@@ -75,7 +75,7 @@ export const triggerProperties: INodeProperties[] = [
 				typeOptions: { minValue: 0 },
 				default: DEFAULT_TOLERANCE_SECONDS,
 				description:
-					'Deliveries whose timestamp is older, or further in the future, than this are rejected as possible replays. 0 turns the age check off.',
+					'Deliveries whose timestamp is older, or further in the future, than this are rejected as possible replays. 0 turns the age check off; an empty or non-numeric value uses the default.',
 			},
 		],
 	},

@@ -86,34 +86,45 @@ export const computedAtSave = (value: () => unknown): IDataObject =>
 
 /**
  * Starts the workflow with `items`. `settle(true)` runs when n8n reads the answer (A2), once the
- * execution exists, before it saves the static data. A5: `settle(false)` runs when the answer
- * turns out not to be a 2xx, or when the sender went away and RECORDING_GRACE_MS passed (then
- * A2 has normally run first and the caller ignores it).
+ * execution exists, before it saves the static data, or else when a 2xx is sent (A1). A5:
+ * `settle(false)` runs when the answer is not a 2xx, or RECORDING_GRACE_MS after the sender went
+ * away (at once if it was gone before this call), unless `settle(true)` ran first. So every call
+ * settles, `settle(true)` at most once and `settle(false)` at most once; `settle(true)` after
+ * `settle(false)` means n8n recorded the execution late, after the grace.
  */
 export function answerWhenRecorded(
 	ctx: IWebhookFunctions,
 	items: INodeExecutionData[],
 	settle?: (recorded: boolean) => void,
 ): IWebhookResponseData {
+	const res = settle && ctx.getResponseObject();
+	let recorded = false;
+	let givenUp = false;
+	const settleOnce = (isRecorded: boolean): void => {
+		if (recorded || (givenUp && !isRecorded)) return;
+		if (isRecorded) recorded = true;
+		else givenUp = true;
+		settle?.(isRecorded);
+	};
 	const result: IWebhookResponseData = { workflowData: [items] };
 	Object.defineProperty(result, 'webhookResponse', {
 		enumerable: true,
 		get: () => {
-			settle?.(true);
+			settleOnce(true);
 			return { received: true };
 		},
 	});
-	if (!settle) return result;
-	const res = ctx.getResponseObject();
+	if (!res) return result;
 	let finished = false;
 	const senderGone = () => {
-		if (!finished) void sleep(RECORDING_GRACE_MS).then(() => settle(false));
+		if (!finished) void sleep(RECORDING_GRACE_MS).then(() => settleOnce(false));
 	};
 	res.once?.('finish', () => {
 		finished = true;
-		if (res.statusCode < 200 || res.statusCode >= 300) settle(false);
+		settleOnce(res.statusCode >= 200 && res.statusCode < 300);
 	});
-	// A sender that left before now has fired 'close' already: the grace starts at once.
+	// A sender that left before now has fired 'close' already (after a client abort Node sets
+	// `destroyed` and `closed` as it emits it): the grace starts at once.
 	if (res.closed === true || res.destroyed === true) senderGone();
 	else res.once?.('close', senderGone);
 	return result;

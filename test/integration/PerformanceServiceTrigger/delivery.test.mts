@@ -467,6 +467,29 @@ describe('Performance Service Trigger: replay window', () => {
 		}
 	});
 
+	it.each(['', ' ', '={{ "" }}', '={{ " " }}'])(
+		'keeps the 300 s window when the tolerance is blank (%j), rather than turning the check off',
+		async (timestampTolerance) => {
+			const listener = await listen({ options: { timestampTolerance } });
+			for (const offset of [-86_400 * 365, -301]) {
+				const stale = await postDelivery(listener.url, {
+					body: eventBody('alert.opened'),
+					secret: SECRET,
+					timestamp: epochSeconds(offset),
+				});
+				expect(stale).toMatchObject({ status: 401, body: { error: 'timestamp_too_old' } });
+			}
+			const fresh = await postDelivery(listener.url, {
+				body: eventBody('alert.opened'),
+				secret: SECRET,
+				timestamp: epochSeconds(-290),
+			});
+			expect(fresh.status).toBe(200);
+			await listener.waitForCalls(3);
+			expect(listener.runs()).toHaveLength(1);
+		},
+	);
+
 	it.each([
 		['seconds', epochSeconds, -86_400 * 365],
 		['milliseconds', epochMillis, -86_400 * 365],

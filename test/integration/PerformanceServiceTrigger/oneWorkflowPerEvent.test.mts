@@ -1,4 +1,5 @@
-import { request } from 'node:http';
+import { request, type ClientRequest } from 'node:http';
+import { setTimeout as realSleep } from 'node:timers/promises';
 
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -69,6 +70,34 @@ async function listen(setup: WebhookSetup): Promise<WebhookListener> {
 /** Each attempt signed afresh, as the service does on a retry. */
 async function deliver(listener: WebhookListener, body: string): Promise<DeliveryAnswer> {
 	return await postDelivery(listener.url, { body, secret: SECRET });
+}
+
+/** One attempt signed afresh, sent through node:http so that the test can drop the connection. */
+function sendSigned(listener: WebhookListener, body: string): ClientRequest {
+	const timestamp = epochSeconds();
+	const sent = request(listener.url, {
+		method: 'POST',
+		headers: {
+			'content-type': 'application/json',
+			'x-service-webhook-timestamp': timestamp,
+			'x-service-webhook-signature': sign(SECRET, timestamp, body),
+		},
+	});
+	sent.on('error', () => undefined);
+	sent.end(body);
+	return sent;
+}
+
+/**
+ * Under fake timers: moves fake time on 1 ms at a time, letting real I/O run between, until
+ * `done`; fails once `fakeMs` of fake time have passed without it.
+ */
+async function advanceUntil(done: () => boolean, fakeMs = 1_000): Promise<void> {
+	for (let advanced = 0; !done(); advanced += 1) {
+		if (advanced >= fakeMs) throw new Error(`Still waiting after ${fakeMs} ms of fake time`);
+		await vi.advanceTimersByTimeAsync(1);
+		await realSleep(2);
+	}
 }
 
 function startedIds(listener: WebhookListener): unknown[] {
@@ -198,6 +227,55 @@ describe('Performance Service Trigger: one workflow per event', () => {
 		expect(startedIds(listener)).toEqual([JSON.parse(body).id]);
 	});
 
+	it('answers the next attempt within the 60 s grace when a sender left before webhook() returned and n8n could not record it', async () => {
+		// Attempt 1 holds the event while n8n is (slowly) failing to record it; attempt 2 waits
+		// in the trigger and its sender gives up; n8n then fails attempt 1 (500) and attempt 2
+		// too, whose 500 goes to a closed socket. Attempt 3 must not wait for good.
+		let failFirst: () => void = () => undefined;
+		const firstFails = new Promise<void>((resolve) => (failFirst = resolve));
+		let recordings = 0;
+		const recordExecution = async (): Promise<void> => {
+			recordings += 1;
+			if (recordings === 1) await firstFails;
+			if (recordings <= 2) throw new Error('database unavailable');
+		};
+		const listener = await listen({ ...setupFor(), recordExecution });
+		const body = eventBody('audit.completed');
+		const first = deliver(listener, body);
+		await vi.waitFor(() => expect(recordings).toBe(1));
+
+		const abandoned = sendSigned(listener, body);
+		await vi.waitFor(() => expect(listener.received()).toBe(2));
+		abandoned.destroy();
+		await new Promise((resolve) => abandoned.once('close', resolve));
+		await new Promise((resolve) => setTimeout(resolve, 100));
+
+		// From here the grace runs on fake time: no real 60 s wait.
+		vi.useFakeTimers({ toFake: ['setTimeout'] });
+		failFirst();
+		expect((await first).status).toBe(500);
+		await advanceUntil(() => recordings === 2);
+		await advanceUntil(() => listener.calls.length === 2);
+
+		// Through node:http, whose timers the fake ones leave alone (fetch's are global).
+		let third: DeliveryAnswer | undefined;
+		sendSigned(listener, body).once('response', (response) => {
+			const chunks: Buffer[] = [];
+			response.on('data', (chunk: Buffer) => chunks.push(chunk));
+			response.on('end', () => {
+				const text = Buffer.concat(chunks).toString('utf8');
+				third = { status: response.statusCode ?? 0, body: JSON.parse(text) as IDataObject };
+			});
+		});
+		await advanceUntil(() => listener.received() === 3);
+		await vi.advanceTimersByTimeAsync(59_000);
+		expect(third).toBeUndefined();
+		await advanceUntil(() => third !== undefined, 2_000);
+		expect(third).toEqual(STARTED);
+		await listener.waitForCalls(3);
+		expect(startedIds(listener)).toEqual([JSON.parse(body).id]);
+	});
+
 	it('starts each event with its own id, also when they arrive together', async () => {
 		const listener = await listen(setupFor());
 		const bodies = Array.from({ length: 20 }, () => eventBody('alert.resolved'));
@@ -269,6 +347,24 @@ describe('Performance Service Trigger: one workflow per event', () => {
 		await afterRestart.waitForCalls(2);
 		expect(afterRestart.runs()).toHaveLength(1);
 	});
+
+	it.each(['', ' ', '={{ "" }}', 'soon'])(
+		'keeps the 24-hour window when the Duplicate Window is blank or not a number (%j), rather than turning the check off',
+		async (duplicateWindowHours) => {
+			const start = Date.now();
+			vi.useFakeTimers({ toFake: ['Date'], now: start });
+			const listener = await listen(setupFor({ options: { duplicateWindowHours } }));
+			const body = eventBody('alert.opened');
+			expect(await deliver(listener, body)).toEqual(STARTED);
+			expect(await deliver(listener, body)).toEqual(DUPLICATE);
+			vi.setSystemTime(start + 24 * HOUR_MS - 60_000);
+			expect(await deliver(listener, body)).toEqual(DUPLICATE);
+			vi.setSystemTime(start + 24 * HOUR_MS + 60_000);
+			expect(await deliver(listener, body)).toEqual(STARTED);
+			await listener.waitForCalls(4);
+			expect(listener.runs()).toHaveLength(2);
+		},
+	);
 
 	it('starts every delivery with a window of 0 and keeps nothing', async () => {
 		const listener = await listen(setupFor({ options: { duplicateWindowHours: 0 } }));

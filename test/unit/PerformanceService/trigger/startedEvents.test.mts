@@ -223,19 +223,27 @@ describe("one process's memory of a trigger node", () => {
 		expect(events.valueToStore(NOW - 60)).toEqual({ x: `3.${NOW}.${NOW}.${A}${B}${C}` });
 	});
 
-	it('ignores a late release, and does not add an event another process already started', async () => {
+	it('counts a late recording as started, and does not add an event another process already started', async () => {
 		const events = nodeEvents('wf', 'node');
 		const first = await events.reserve(A, NOW - 60);
+		// The grace passed: the reservation ended as not recorded, and a retry took it.
 		first!(false, NOW);
 		const second = await events.reserve(A, NOW - 60);
+		// n8n records the first one late: the event is started all the same.
 		first!(true, NOW);
-		expect(events.valueToStore(NOW - 60)).toEqual({});
+		expect(readStoredEvents(events.valueToStore(NOW - 60)).has(A)).toBe(true);
+		// The retry's reservation is its own: it ends when the retry is settled, once.
+		const waiting = events.reserve(A, NOW - 60);
 		second!(false, NOW);
+		expect(await waiting).toBeUndefined();
+		second!(true, NOW);
+		expect(readStoredEvents(events.valueToStore(NOW - 60)).size).toBe(1);
 
-		const third = await events.reserve(B, NOW - 60);
-		events.loadStored({ other: `1.${NOW}.${NOW}.${B}` });
+		const elsewhere = nodeEvents('wf', 'other-node');
+		const third = await elsewhere.reserve(B, NOW - 60);
+		elsewhere.loadStored({ other: `1.${NOW}.${NOW}.${B}` });
 		third!(true, NOW);
-		expect(events.valueToStore(NOW - 60)).toEqual({ other: `1.${NOW}.${NOW}.${B}` });
+		expect(elsewhere.valueToStore(NOW - 60)).toEqual({ other: `1.${NOW}.${NOW}.${B}` });
 	});
 
 	it(`forgets only as many of the oldest batch's events as exceed ${MAX_STARTED_EVENTS}, wherever that batch is listed`, () => {
@@ -295,12 +303,16 @@ const GRACE_MS = 60_000;
 /** One webhook call as n8n hands it to the trigger: its node's static data and the response. */
 interface Call {
 	ctx: IWebhookFunctions;
-	res: EventEmitter & { statusCode: number };
+	res: EventEmitter & { statusCode: number; closed: boolean; destroyed: boolean };
 	staticData: IDataObject;
 }
 
 function webhookCall(staticData: IDataObject = {}, workflowId = 'wf-1', nodeId = 'node-1'): Call {
-	const res = Object.assign(new EventEmitter(), { statusCode: 200 });
+	const res = Object.assign(new EventEmitter(), {
+		statusCode: 200,
+		closed: false,
+		destroyed: false,
+	});
 	const ctx = {
 		getWorkflowStaticData: () => staticData,
 		getMode: () => 'webhook',
@@ -392,7 +404,7 @@ describe('n8n webhook contract: one start per event', () => {
 	);
 
 	it.each([200, 299])(
-		'keeps the reservation after a %i answer, also once the connection closes',
+		'counts the event as started on a %i answer (A1), also if n8n never read the answer',
 		async (status) => {
 			vi.useFakeTimers({ toFake: ['setTimeout'] });
 			const call = webhookCall();
@@ -401,13 +413,67 @@ describe('n8n webhook contract: one start per event', () => {
 			call.res.statusCode = status;
 			call.res.emit('finish');
 			call.res.emit('close');
-			await vi.advanceTimersByTimeAsync(GRACE_MS);
-			expect(await isPending(retry)).toBe(true);
-			// n8n reads the answer: the event started, the waiting retry is a duplicate.
-			recordAndSave(call, answer);
+			expect(await isPending(retry)).toBe(false);
 			expect(await retry).toBeUndefined();
+			await vi.advanceTimersByTimeAsync(GRACE_MS);
+			// n8n's read after the answer changes nothing: the next retry is a duplicate too.
+			recordAndSave(call, answer);
+			expect(await reserve(webhookCall(), 'evt_1')).toBeUndefined();
 		},
 	);
+
+	it('answers the next attempt within 60 s when the sender left before webhook() returned and n8n could not record it', async () => {
+		vi.useFakeTimers({ toFake: ['setTimeout'] });
+		const call = webhookCall();
+		// The sender is gone before the trigger runs: 'close' has fired already.
+		call.res.closed = true;
+		call.res.destroyed = true;
+		call.res.emit('close');
+		expect(await reserve(call, 'evt_1')).toBeDefined();
+		// n8n cannot create the execution; its 500 goes to a closed socket: no 'finish'.
+		const retry = reserve(webhookCall(), 'evt_1');
+		await vi.advanceTimersByTimeAsync(GRACE_MS - 1);
+		expect(await isPending(retry)).toBe(true);
+		await vi.advanceTimersByTimeAsync(1);
+		expect(await isPending(retry)).toBe(false);
+		expect(await retry).toBeDefined();
+	});
+
+	it('answers the next attempt within 60 s when the sender left while its delivery waited for another one', async () => {
+		vi.useFakeTimers({ toFake: ['setTimeout'] });
+		const first = webhookCall();
+		expect(await reserve(first, 'evt_1')).toBeDefined();
+		const second = webhookCall();
+		const waiting = reserve(second, 'evt_1');
+		second.res.closed = true;
+		second.res.destroyed = true;
+		second.res.emit('close');
+		// n8n could not record the first one and answered 500: the second one takes over, its sender gone.
+		first.res.statusCode = 500;
+		first.res.emit('finish');
+		expect(await waiting).toBeDefined();
+		const third = reserve(webhookCall(), 'evt_1');
+		await vi.advanceTimersByTimeAsync(GRACE_MS - 1);
+		expect(await isPending(third)).toBe(true);
+		await vi.advanceTimersByTimeAsync(1);
+		expect(await isPending(third)).toBe(false);
+		expect(await third).toBeDefined();
+	});
+
+	it('remembers an execution n8n records after the 60 s grace: the next retry is a duplicate, also after a restart', async () => {
+		vi.useFakeTimers({ toFake: ['setTimeout'] });
+		const call = webhookCall();
+		const answer = await reserve(call, 'evt_1');
+		call.res.closed = true;
+		call.res.destroyed = true;
+		call.res.emit('close');
+		await vi.advanceTimersByTimeAsync(GRACE_MS);
+		const saved = recordAndSave(call, answer);
+		expect(storedDigests(saved)).toHaveLength(1);
+		expect(await reserve(webhookCall(), 'evt_1')).toBeUndefined();
+		forgetProcessMemory();
+		expect(await reserve(webhookCall(saved), 'evt_1')).toBeUndefined();
+	});
 
 	it('keeps the reservation of a sender that went away for 60 s, then lets a retry start', async () => {
 		vi.useFakeTimers({ toFake: ['setTimeout'] });

@@ -41,7 +41,11 @@ async function getManyThreats(
 	);
 	const run = await runWorkflow(chain(startNode(), node), {
 		credentials: {
-			securityServiceApi: { baseUrl: `${started.origin}/v1`, apiKey: 'sec_pages', plan: 'enterprise' },
+			securityServiceApi: {
+				baseUrl: `${started.origin}/v1`,
+				apiKey: 'sec_pages',
+				plan: 'enterprise',
+			},
 		},
 	});
 	const error = run.nodeError('Threats') as (Error & { description?: string }) | undefined;
@@ -158,37 +162,49 @@ describe('case 6: Return All reads every plausible pagination style to the end',
 	it.each<[string, (url: URL) => ScriptedAnswer, string[]]>([
 		[
 			'a cursor next to a list one level down',
-			pagesOf(byParam('cursor', (value) => Number(value.slice(1))), (records, page, pages) => ({
-				data: { threats: records, next_cursor: page < pages ? `c${page + 1}` : null },
-			})),
+			pagesOf(
+				byParam('cursor', (value) => Number(value.slice(1))),
+				(records, page, pages) => ({
+					data: { threats: records, next_cursor: page < pages ? `c${page + 1}` : null },
+				}),
+			),
 			['', '?cursor=c2', '?cursor=c3'],
 		],
 		[
 			'has_more with offset and total',
-			pagesOf(byParam('offset', (value) => Number(value) / 2 + 1), (records, page) => ({
-				data: records,
-				has_more: page < 3,
-				offset: (page - 1) * 2,
-				total: 5,
-			})),
+			pagesOf(
+				byParam('offset', (value) => Number(value) / 2 + 1),
+				(records, page) => ({
+					data: records,
+					has_more: page < 3,
+					offset: (page - 1) * 2,
+					total: 5,
+				}),
+			),
 			['', '?offset=2', '?offset=4'],
 		],
 		[
 			'offset and total without has_more',
-			pagesOf(byParam('offset', (value) => Number(value) / 2 + 1), (records, page) => ({
-				items: records,
-				offset: (page - 1) * 2,
-				limit: 2,
-				total: 5,
-			})),
+			pagesOf(
+				byParam('offset', (value) => Number(value) / 2 + 1),
+				(records, page) => ({
+					items: records,
+					offset: (page - 1) * 2,
+					limit: 2,
+					total: 5,
+				}),
+			),
 			['', '?offset=2', '?offset=4'],
 		],
 		[
 			'nextPageToken',
-			pagesOf(byParam('pageToken', (value) => Number(value.slice(1))), (records, page, pages) => ({
-				threats: records,
-				nextPageToken: page < pages ? `t${page + 1}` : undefined,
-			})),
+			pagesOf(
+				byParam('pageToken', (value) => Number(value.slice(1))),
+				(records, page, pages) => ({
+					threats: records,
+					nextPageToken: page < pages ? `t${page + 1}` : undefined,
+				}),
+			),
 			['', '?pageToken=t2', '?pageToken=t3'],
 		],
 		[
@@ -233,7 +249,11 @@ describe('case 6: Return All reads every plausible pagination style to the end',
 	});
 
 	it.each([
-		['has_more: true with nothing to follow', { data: [threat('thr_1')], has_more: true }, 'has_more'],
+		[
+			'has_more: true with nothing to follow',
+			{ data: [threat('thr_1')], has_more: true },
+			'has_more',
+		],
 		['next: true', { data: [threat('thr_1')], next: true }, 'next'],
 	])('a more-pages signal it cannot follow is an error: %s', async (_signal, body, field) => {
 		const { error, ids, queries } = await getManyThreats(() => ({ body }));

@@ -25,8 +25,6 @@ export const PAGE_STYLES = [
 ] as const;
 export type PageStyle = (typeof PAGE_STYLES)[number];
 
-/** Styles whose hint is a link: it may omit the user's query. */
-const LINK_STYLES: PageStyle[] = ['absoluteLink', 'relativeLink', 'linkHeader', 'laravel', 'odata'];
 /** Styles that name the next page by its position: a page can only be empty at the list's end. */
 const OFFSET_STYLES: PageStyle[] = ['offsetTotal', 'hasMoreOffset'];
 /** Styles whose hint can point at any page (by link, cursor, token or number). */

@@ -113,7 +113,7 @@ describe('the page walk over every pagination style (property)', () => {
 				checkWalk(list, true, 0, result);
 				expect(result.sent).toHaveLength(list.pages.length);
 			}),
-			propertyRuns(1500),
+			propertyRuns(800),
 		);
 	});
 
@@ -132,7 +132,7 @@ describe('the page walk over every pagination style (property)', () => {
 					}
 				},
 			),
-			propertyRuns(1500),
+			propertyRuns(800),
 		);
 	});
 });

@@ -73,12 +73,14 @@ describe('Get Many follows pages', () => {
 		expect(received.at(-1)).toBe(`/v1/sites?page=${MAX_PAGES}`);
 	});
 
-	it('Return All stops without an error when a page links back to one already read', async () => {
+	it('Return All fails, outputting nothing, when a page links back to one already read', async () => {
 		loop = true;
 		const { error, ids } = await getMany({ returnAll: true });
 
-		expect(error).toBeUndefined();
-		expect(ids).toEqual(['site_1', 'site_2', 'site_1']);
+		expect(ids).toEqual([]);
+		expect(error?.message).toBe(
+			`The service named a page of the list already read (${baseUrl}/sites?page=2), so the list stops here rather than repeat records`,
+		);
 		expect(received).toEqual(['/v1/sites', '/v1/sites?page=2', '/v1/sites?page=1']);
 	});
 });

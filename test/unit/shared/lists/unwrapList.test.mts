@@ -129,6 +129,62 @@ describe('unwrapList: pagination hints', () => {
 	});
 });
 
+describe('unwrapList: the hints of issue 38, case 6', () => {
+	it("reads a hint next to a list one level down, before the answer's own", () => {
+		expect(unwrapList({ data: { threats: [a], next_cursor: 'c2' } }, 'threats')?.next).toEqual({
+			qs: { cursor: 'c2' },
+		});
+		expect(
+			unwrapList({ data: { items: [a] }, meta: { pagination: { nextCursor: 'n' } } }, 'threats')
+				?.next,
+		).toEqual({ qs: { cursor: 'n' } });
+	});
+
+	it('reads has_more with an offset, and an offset with a total', () => {
+		expect(unwrapList({ data: [a, b], has_more: true, offset: 4 }, 'threats')?.next).toEqual({
+			qs: { offset: 6 },
+		});
+		expect(unwrapList({ data: [a, b], offset: 0, total: 5 }, 'threats')?.next).toEqual({
+			qs: { offset: 2 },
+		});
+		expect(unwrapList({ data: [a], offset: 4, total: 5 }, 'threats')?.next).toBeUndefined();
+		expect(unwrapList({ data: [a], page: 2, per_page: 2, total: 5 }, 'threats')?.next).toEqual({
+			qs: { page: 3 },
+		});
+	});
+
+	it('ends at has_more: false even when a cursor is given', () => {
+		const list = unwrapList({ data: [a], has_more: false, next_cursor: 'x' }, 'threats');
+		expect(list).toEqual({ records: [a], next: undefined });
+	});
+
+	it('reads nextPageToken, @odata.nextLink, a numeric next and a HAL link', () => {
+		expect(unwrapList({ items: [a], nextPageToken: 't2' }, 'threats')?.next).toEqual({
+			qs: { pageToken: 't2' },
+		});
+		expect(
+			unwrapList({ value: [a], '@odata.nextLink': 'https://x/threats?$skip=2' }, 'threats')?.next,
+		).toEqual({ url: 'https://x/threats?$skip=2' });
+		expect(unwrapList({ data: [a], next: 3 }, 'threats')?.next).toEqual({ qs: { page: 3 } });
+		expect(
+			unwrapList({ data: [a], _links: { next: { href: '/threats?p=2' } } }, 'threats')?.next,
+		).toEqual({
+			url: '/threats?p=2',
+		});
+	});
+
+	it.each([
+		[{ data: [a], has_more: true }, '"has_more": true'],
+		[{ data: [a], hasMore: 'yes' }, '"hasMore": "yes"'],
+		[{ data: [a], next: true }, '"next": true'],
+		[{ data: [a], next: { page: 2 } }, '"next": {"page":2}'],
+		[{ data: [a], next: -1 }, '"next": -1'],
+		[{ data: [a], page: 3, totalPages: 3, has_more: true }, '"has_more": true'],
+	])('calls a more-pages signal it cannot follow unreadable: %j', (body, signal) => {
+		expect(unwrapList(body, 'threats')).toEqual({ records: [a], unreadable: signal });
+	});
+});
+
 describe('nextFromLinkHeader', () => {
 	it('finds rel=next among other relations, quoted or not', () => {
 		expect(

@@ -51,7 +51,7 @@ describe('Security Service Webhook Trigger: each publication has its own memory'
 				if (!inFlight) return;
 				inFlight = false;
 				await runWebhookMethod(setup, 'delete');
-				whileUnpublished = sandbox.addThreat().id;
+				whileUnpublished = sandbox.addThreat().id as string;
 				await activateWebhook(setup);
 			},
 		});

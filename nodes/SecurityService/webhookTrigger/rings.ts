@@ -7,6 +7,8 @@
  * The memory is kept in the node's static data and, for the saves under way, in this process
  * (n8nWebhookContract.ts, A2-A4).
  */
+import { createHash } from 'node:crypto';
+
 import {
 	type IDataObject,
 	type IHookFunctions,
@@ -34,11 +36,15 @@ const MEMORY_KEY = 'seen';
 /** A ring's content is never used; a larger one is refused before any request. */
 const MAX_RING_BYTES = 1024 * 1024;
 
-/** What the static data holds: the engine's memory, since when the workflow is published, and how often it changed. */
+/**
+ * What the static data holds: the engine's memory, since when the workflow is published, how often
+ * the memory changed, and a hash of the configuration (event, filters, ...) it was taken with.
+ */
 interface StoredMemory {
 	memory?: IDataObject;
 	publishedAt: string;
 	changes: number;
+	configuration?: string;
 }
 
 /**
@@ -122,8 +128,11 @@ function loadedMemory(ctx: IWebhookFunctions | IHookFunctions): StoredMemory | u
 		memory: isRecord(stored.memory) ? stored.memory : undefined,
 		publishedAt: stored.publishedAt,
 		changes: typeof stored.changes === 'number' ? stored.changes : 0,
+		configuration: typeof stored.configuration === 'string' ? stored.configuration : undefined,
 	};
 }
+
+const hashOf = (configuration: string) => createHash('sha256').update(configuration).digest('hex');
 
 /** A3: the node's memory as this process knows it when n8n saves the static data (none once withdrawn). */
 const savedAsNewest = (rings: NodeRings) =>
@@ -142,7 +151,12 @@ export async function rememberList(ctx: IHookFunctions): Promise<void> {
 	const withdrawal = rings.known;
 	const { filters, configuration, list } = await readEventList(ctx, SECURITY_EVENTS);
 	const first = await pollNewRecords(list, undefined, configuration, filters);
-	const stored: StoredMemory = { memory: first.memory, publishedAt: stamp(), changes: 0 };
+	const stored: StoredMemory = {
+		memory: first.memory,
+		publishedAt: stamp(),
+		changes: 0,
+		configuration: hashOf(configuration),
+	};
 	if (rings.known === withdrawal) rings.known = stored;
 	ctx.getWorkflowStaticData('node')[MEMORY_KEY] = stored as unknown as IDataObject;
 }
@@ -171,16 +185,24 @@ async function readList(
 	const read = ++rings.reads;
 	try {
 		const { filters, configuration, list } = await readEventList(ctx, SECURITY_EVENTS);
+		const taken = hashOf(configuration);
+		// A ring of the version before a publication this process knows: its parameters are not the memory's.
+		const olderVersion = from.publishedAt !== loaded?.publishedAt;
+		if (olderVersion && from.configuration !== undefined && from.configuration !== taken)
+			return { ...shared, outdated: true };
 		const poll = await pollNewRecords(list, from.memory, configuration, filters);
+		// Unpublished or published again during the read: what it found belongs to no current publication.
 		if (rings.known !== from) return { ...shared, outdated: true };
 		if (poll.warning) ctx.logger.warn(poll.warning);
 		shared.records = poll.records;
 		const keep = () => {
 			if (rings.known !== from || rings.reads !== read) return;
+			const { publishedAt, changes } = from;
 			rings.known = {
 				memory: poll.memory,
-				publishedAt: from.publishedAt,
-				changes: from.changes + 1,
+				publishedAt,
+				changes: changes + 1,
+				configuration: taken,
 			};
 		};
 		shared.recorded = new Promise((resolve) => {

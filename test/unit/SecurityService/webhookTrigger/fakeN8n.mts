@@ -53,8 +53,10 @@ export interface RingAnswer {
 
 /** What the fake tells the test (the oracle) as it happens. */
 export interface N8nEvents {
-	/** A list read is served now; `baseline`: publishing's read. */
-	read?(baseline: boolean, threats: readonly Threat[]): void;
+	/** A list read is served now (`threats` undefined: answered 503); `baseline`: publishing's read. */
+	read?(baseline: boolean, threats: readonly Threat[] | undefined): void;
+	/** A ring reaches the trigger's `webhook()`. */
+	arrived?(ring: number): void;
 	/** n8n created an execution with these records (`late`: after its caller's grace ran out). */
 	execution?(ids: string[], ring: number, late: boolean): void;
 }
@@ -122,7 +124,7 @@ export class FakeN8n {
 			baseline ? 'the service serves the baseline read' : 'the service serves a read',
 		);
 		const fails = this.failReads[this.readCount++] === true;
-		this.events.read?.(baseline, fails ? [] : [...this.threats]);
+		this.events.read?.(baseline, fails ? undefined : [...this.threats]);
 		if (fails) return { statusCode: 503, headers: {}, body: '{"error":"unavailable"}' };
 		return {
 			statusCode: 200,
@@ -177,6 +179,7 @@ export class FakeN8n {
 		const ring = ++this.ringCount;
 		const parameters = this.published;
 		if (!parameters) return { ring, status: 404 };
+		this.events.arrived?.(ring);
 		const data = this.load();
 		const res = new FakeResponse();
 		if (spec.leaves) void this.step(`ring ${ring}: the caller leaves`).then(() => res.leave());

@@ -103,3 +103,53 @@ describe('Security Service Webhook Trigger: callers that leave and late recordin
 		expect(emitted).toEqual([['t1'], ['t1']]);
 	});
 });
+
+describe('Security Service Webhook Trigger: publications while rings wait', () => {
+	beforeEach(() => {
+		nodes.clear();
+		processPacers.clear();
+	});
+
+	it('a ring of the version before a new publication with other filters reads nothing, so the new memory stays', async () => {
+		const control = steps();
+		const emitted: string[][] = [];
+		const n8n = new FakeN8n(control.step, { execution: (ids) => emitted.push(ids) });
+		n8n.threats = [threat('t1')];
+		await n8n.publish(NEW_THREAT);
+		n8n.threats.unshift(threat('t2'));
+
+		control.hold('ring 1: n8n creates the execution');
+		const first = n8n.ring();
+		while (!control.isHeld('ring 1: n8n creates the execution')) await Promise.resolve();
+		// Loaded with the version before: waits for the first ring's records to be recorded.
+		const waiting = n8n.ring();
+		await n8n.publish({ event: 'newThreat', filters: { severity: 'critical' } }, 'update');
+		control.release('ring 1: n8n creates the execution');
+		expect((await first).status).toBe(200);
+		expect((await waiting).body).toMatchObject({ error: 'not_ready' });
+
+		n8n.threats.unshift({ id: 't3', severity: 'critical' });
+		expect((await n8n.ring()).status).toBe(200);
+		expect(emitted).toEqual([['t2'], ['t3']]);
+	});
+
+	it('a ring whose read is served after unpublishing emits nothing added meanwhile (found by the model)', async () => {
+		const control = steps();
+		const emitted: string[][] = [];
+		const n8n = new FakeN8n(control.step, { execution: (ids) => emitted.push(ids) });
+		await n8n.publish(NEW_THREAT);
+
+		control.hold('the service serves a read');
+		const inFlight = n8n.ring();
+		while (!control.isHeld('the service serves a read')) await Promise.resolve();
+		const publishing = n8n.publish(NEW_THREAT, 'activate', true);
+		n8n.threats.unshift(threat('t1'));
+		control.release('the service serves a read');
+		expect((await inFlight).body).toMatchObject({ error: 'not_ready' });
+		await publishing;
+
+		n8n.threats.unshift(threat('t2'));
+		expect((await n8n.ring()).status).toBe(200);
+		expect(emitted).toEqual([['t2']]);
+	});
+});

@@ -102,6 +102,29 @@ describe('Security Service Webhook Trigger: callers that leave and late recordin
 		await first;
 		expect(emitted).toEqual([['t1'], ['t1']]);
 	});
+
+	it('a recording later than the grace, while a later read waits to be recorded, keeps nothing: that read keeps its own', async () => {
+		const control = steps();
+		const emitted: string[][] = [];
+		const n8n = new FakeN8n(control.step, { execution: (ids) => emitted.push(ids) });
+		await n8n.publish(NEW_THREAT);
+		n8n.threats.unshift(threat('t1'));
+
+		const first = n8n.ring({ leaves: true, late: true });
+		await vi.advanceTimersByTimeAsync(RECORDING_GRACE_MS);
+		n8n.threats.unshift(threat('t2'));
+		control.hold('ring 2: n8n creates the execution');
+		const second = n8n.ring();
+		await until(() => control.isHeld('ring 2: n8n creates the execution'));
+		await vi.advanceTimersByTimeAsync(LATE_RECORDING_MS - RECORDING_GRACE_MS);
+		await first;
+		control.release('ring 2: n8n creates the execution');
+		expect((await second).status).toBe(200);
+
+		expect(await n8n.ring()).toEqual({ ring: 3, status: 200, body: { received: true } });
+		// t1 twice: the documented limit; t2 once.
+		expect(emitted).toEqual([['t1'], ['t2', 't1']]);
+	});
 });
 
 describe('Security Service Webhook Trigger: publications while rings wait', () => {

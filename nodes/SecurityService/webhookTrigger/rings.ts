@@ -5,7 +5,9 @@
  * (`pollNewRecords`). In one process one read runs at a time per trigger node, and rings that
  * arrive meanwhile share the read after it, which starts once the emit before it is recorded.
  * The memory is kept in the node's static data and, for the saves under way, in this process
- * (n8nWebhookContract.ts, A2-A4).
+ * (n8nWebhookContract.ts, A2-A4). Each publication (`activate`, `update`) takes a new memory; only
+ * n8n's start (`init`, `leadershipChange`) keeps it. Publishing and unpublishing also withdraw the
+ * memory in this process, so that no read or save under way carries the one before past them.
  */
 import { createHash } from 'node:crypto';
 

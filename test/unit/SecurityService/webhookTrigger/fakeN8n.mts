@@ -13,6 +13,7 @@ import {
 	sleep,
 	type IDataObject,
 	type IHookFunctions,
+	type IObservableObject,
 	type INodeExecutionData,
 	type INodeParameters,
 	type IWebhookFunctions,
@@ -153,7 +154,8 @@ export class FakeN8n {
 			getWorkflow: () => ({ id: 'wf-1', name: 'Model', active: true }),
 			getWorkflowStaticData: () => {
 				// n8n's Workflow.getStaticData('node').
-				if (data[STATIC_KEY] === undefined) data[STATIC_KEY] = ObservableObject.create({}, data);
+				if (data[STATIC_KEY] === undefined)
+					data[STATIC_KEY] = ObservableObject.create({}, data as IObservableObject);
 				return data[STATIC_KEY] as IDataObject;
 			},
 			logger: { warn() {}, info() {}, debug() {}, error() {} },

@@ -97,7 +97,8 @@ class Oracle {
 	readonly arrival = new Map<number, { seq: number; publication?: number; at: number }>();
 	readonly problems: string[] = [];
 
-	constructor(private readonly n8n: () => FakeN8n) {}
+	/** The published version's parameters, as n8n has them now. */
+	published: () => INodeParameters | undefined = () => undefined;
 
 	private accepts(publication: Publication, threat: Threat): boolean {
 		return !publication.critical || threat.severity === 'critical';
@@ -116,7 +117,7 @@ class Oracle {
 
 	read(baseline: boolean, threats: readonly Threat[] | undefined): void {
 		if (!baseline || this.restarting) return;
-		const parameters = this.n8n().published;
+		const parameters = this.published();
 		if (!threats || !parameters) return void (this.current = undefined);
 		this.current = { id: ++this.publications, critical: parameters.filters !== undefined };
 		this.baselines.push({ at: ++this.seq, ids: new Set(threats.map(({ id }) => id)) });
@@ -209,16 +210,16 @@ async function drain(s: fc.Scheduler, done: Promise<unknown>): Promise<boolean> 
 async function play(s: fc.Scheduler, { initial, actions, failReads }: History): Promise<string[]> {
 	let next = 0;
 	const threat = (severity: Threat['severity']): Threat => ({ id: `t${++next}`, severity });
-	let n8n: FakeN8n | undefined;
-	const oracle = new Oracle(() => n8n!);
-	n8n = new FakeN8n(async (label) => await s.schedule(Promise.resolve(), label), oracle);
+	const oracle = new Oracle();
+	const n8n = new FakeN8n(async (label) => await s.schedule(Promise.resolve(), label), oracle);
+	oracle.published = () => n8n.published;
 	n8n.failReads = failReads;
 	// Newest first, as the service lists threats; IDs rise with time.
 	n8n.threats = initial.map(threat).reverse();
 	// The first publication, with nothing under way.
 	if (!(await drain(s, n8n.publish(parametersOf(false))))) return ['the first publication hangs'];
 
-	const segments: Action[][] = [[]];
+	const segments: Exclude<Action, { kind: 'restart' }>[][] = [[]];
 	for (const each of actions) {
 		if (each.kind === 'restart') segments.push([]);
 		else segments.at(-1)!.push(each);

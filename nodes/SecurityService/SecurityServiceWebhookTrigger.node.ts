@@ -9,7 +9,7 @@ import {
 
 import { BODY_NOT_PARSED, RECORDED_BEFORE_ANSWER } from '../shared/webhooks/n8nWebhookContract';
 import { eventProperties } from './pollTrigger/properties';
-import { forgetList, handleRing, hasMemory, rememberList } from './webhookTrigger/rings';
+import { forgetList, handleRing, keepsMemory, rememberList } from './webhookTrigger/rings';
 
 export class SecurityServiceWebhookTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -56,7 +56,7 @@ export class SecurityServiceWebhookTrigger implements INodeType {
 	webhookMethods = {
 		default: {
 			async checkExists(this: IHookFunctions): Promise<boolean> {
-				return hasMemory(this);
+				return keepsMemory(this);
 			},
 			async create(this: IHookFunctions): Promise<boolean> {
 				// A test listen needs no memory: a test ring emits the newest record.

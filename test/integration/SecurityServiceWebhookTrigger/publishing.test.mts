@@ -24,20 +24,21 @@ describe('Security Service Webhook Trigger: publishing', () => {
 		expect(callsTo(sandbox, 'security')).toEqual([
 			{ method: 'GET', path: '/threats', query: {}, auth: `Bearer ${sandbox.securityKey}` },
 		]);
-		expect(await runWebhookMethod(setup, 'checkExists')).toBe(true);
+		// n8n starting (init) keeps it; a publication takes a new one (publications.test.mts).
+		expect(await runWebhookMethod(setup, 'checkExists', 'init')).toBe(true);
 		expect(setup.staticData?.saved[`node:${TRIGGER}`]).toEqual({
 			seen: expect.objectContaining({ publishedAt: expect.any(String), changes: 0 }),
 		});
 
 		expect(await runWebhookMethod(setup, 'delete')).toBe(true);
-		expect(await runWebhookMethod(setup, 'checkExists')).toBe(false);
+		expect(await runWebhookMethod(setup, 'checkExists', 'init')).toBe(false);
 		expect(setup.staticData?.saved[`node:${TRIGGER}`]).toEqual({});
 	});
 
 	it('static data without a publishing time is no memory: publishing reads the list', async () => {
 		const setup = setupFor();
 		setup.staticData!.saved[`node:${TRIGGER}`] = { seen: { memory: {}, changes: 3 } };
-		expect(await runWebhookMethod(setup, 'checkExists')).toBe(false);
+		expect(await runWebhookMethod(setup, 'checkExists', 'init')).toBe(false);
 		await activateWebhook(setup);
 		expect(listReads(sandbox)).toHaveLength(1);
 		expect(savedMemory({ staticData: setup.staticData! })).toMatchObject({ changes: 0 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { nodes } from '../../../nodes/SecurityService/webhookTrigger/rings.ts';
-import { activateWebhook } from '../../support/harness/runWebhook.mts';
+import { activateWebhook, runWebhookMethod } from '../../support/harness/runWebhook.mts';
 import {
 	emittedIds,
 	forgetProcessMemory,
@@ -26,10 +26,10 @@ describe('Security Service Webhook Trigger: restart', () => {
 		await listener.close();
 
 		// n8n restarts: this process's memory is gone; the static data is what was saved.
-		// Activating the workflow again finds the memory (checkExists) and reads nothing.
+		// Activating the workflow at start (init) finds the memory (checkExists) and reads nothing.
 		forgetProcessMemory();
 		const reads = listReads(sandbox).length;
-		await activateWebhook(setup);
+		expect(await runWebhookMethod(setup, 'checkExists', 'init')).toBe(true);
 		expect(listReads(sandbox)).toHaveLength(reads);
 		const restarted = await listen(setup);
 		await ring(restarted);

@@ -27,6 +27,7 @@ const TESTED_BY: Record<string, string[]> = {
 	webhookTriggers: [
 		'test/unit/PerformanceService/trigger',
 		'test/unit/shared/webhooks',
+		'test/unit/SecurityService/webhookTrigger',
 		'test/integration/PerformanceServiceTrigger',
 		'test/integration/SecurityServiceWebhookTrigger',
 	],

@@ -16,18 +16,34 @@ export type OperationHandler = (
 
 export type OperationHandlers = Record<string, Record<string, OperationHandler>>;
 
-function errorJson(error: Error): IDataObject {
-	const { description } = error as Error & { description?: unknown };
+function asNodeError(
+	ctx: IExecuteFunctions,
+	error: unknown,
+	itemIndex: number,
+): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
+	return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
+}
+
+/**
+ * A failed item: `error` (the message) and `message` (what to do), the only keys both n8n 1.x and
+ * 2.x read as a failure to send down the error output under "Continue (using error output)".
+ * (n8n's own `item.error` would route it too, but n8n 2.x then replaces the json with the message
+ * alone.)
+ */
+function errorJson(error: NodeApiError | NodeOperationError): IDataObject {
+	const { description } = error;
 	const json: IDataObject = { error: error.message };
-	if (typeof description === 'string' && description !== '') json.errorDescription = description;
+	if (typeof description === 'string' && description !== '') json.message = description;
 	return json;
 }
 
 /**
  * Runs the chosen resource/operation once per input item, several items at once (the node's
  * "Parallel Requests" option). Output follows the input order and every output item is paired
- * with its input. With "Continue On Fail" a failed item carries `json.error` and the rest still
- * run; without it no further item starts and the node fails with the first failed item's error.
+ * with its input. With "Continue On Fail" a failed item carries `json.error` and `json.message`
+ * (see errorJson) and the rest still run; without it no further item starts and the node fails
+ * with the first failed item's error.
  */
 export async function runOperations(
 	ctx: IExecuteFunctions,
@@ -64,12 +80,10 @@ export async function runOperations(
 		const pairedItem = { item: itemIndex };
 		if (outcome.ok) {
 			for (const json of outcome.value) output.push({ json, pairedItem });
-		} else if (continueOnFail) {
-			output.push({ json: errorJson(outcome.error as Error), pairedItem });
 		} else {
-			const { error } = outcome;
-			if (error instanceof NodeApiError || error instanceof NodeOperationError) throw error;
-			throw new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
+			const error = asNodeError(ctx, outcome.error, itemIndex);
+			if (!continueOnFail) throw error;
+			output.push({ json: errorJson(error), pairedItem });
 		}
 	});
 	return [output];

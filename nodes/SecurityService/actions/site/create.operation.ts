@@ -19,6 +19,9 @@ export const option = {
 
 const displayOptions = { show: { resource: ['site'], operation: ['create'] } };
 
+/** Each item sends a write: one at a time unless Parallel Requests says otherwise. */
+export const writes = true;
+
 export const description: INodeProperties[] = [
 	{
 		displayName: 'URL',

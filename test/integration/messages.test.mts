@@ -151,7 +151,7 @@ describe('Performance Service: transport faults', () => {
 		sandbox.setFault({ service: 'performance', path: '/sites', kind: 'malformedJson' });
 		const error = await performanceError({ resource: 'site', operation: 'getAll' });
 		expect(error.message).toBe(
-			'The Performance Service answered GET /performance/v1/sites with a body that is not valid JSON (application/json; charset=utf-8)',
+			'The Performance Service answered GET /performance/v1/sites with a body that is not valid JSON (application/json; charset=utf-8) [not_json, HTTP 200]',
 		);
 		expect(error.description).toMatch(/points at the API/);
 	});

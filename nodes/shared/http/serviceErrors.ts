@@ -198,7 +198,7 @@ export function describeUnreadable(
 	const contentType = plainReason(String(response.headers['content-type'] ?? ''), 80);
 	return boundedFailure({
 		httpCode: String(response.statusCode),
-		message: `The ${profile.serviceName} answered ${request.method} ${pathOf(request.url) || request.path} with a body that is not valid JSON (${contentType ?? 'no content type'})`,
+		message: `The ${profile.serviceName} answered ${request.method} ${pathOf(request.url) || request.path} with a body that is not valid JSON (${contentType ?? 'no content type'}) [not_json, HTTP ${response.statusCode}]`,
 		description: `Check that the base URL in the "${profile.credentialName}" credential points at the API (not a web page or proxy), then try again.`,
 	});
 }

@@ -210,7 +210,7 @@ describe('describeUnreadable', () => {
 			{ method: 'GET', path: '/sites' },
 		);
 		expect(failure.message).toBe(
-			'The Performance Service answered GET /sites with a body that is not valid JSON (text/html)',
+			'The Performance Service answered GET /sites with a body that is not valid JSON (text/html) [not_json, HTTP 200]',
 		);
 	});
 });

@@ -83,6 +83,7 @@ export class PerformanceServiceApi implements ICredentialType {
 			403: 'The API token is valid but may not read sites: use a token with the sites:read scope.',
 			404: `No API answered at <base URL>/sites: ${CHECK_BASE_URL}.`,
 		},
+		`Something answered at <base URL>/sites, but not with JSON (a web page or a login page?): ${CHECK_BASE_URL}.`,
 		`Something answered at <base URL>/sites, but not with the Performance Service's list of sites: ${CHECK_BASE_URL}.`,
 	);
 }

@@ -71,10 +71,13 @@ export class SecurityServiceApi implements ICredentialType {
 		properties: { headers: { Authorization: '=Bearer {{$credentials.apiKey}}' } },
 	};
 
-	test: ICredentialTestRequest = listSitesTest({
-		401: 'The service rejected the API key: check the key in the dashboard settings (it may have been rotated).',
-		403: 'The API key is not allowed to list sites: check the key and its tenant.',
-		404: 'No API answered at <base URL>/sites: check the base URL (with the version segment, without /api).',
-		429: `The key works, but the plan's request limit is used up right now (Standard ${SECURITY_PLAN_LIMITS.standard}, Agency ${SECURITY_PLAN_LIMITS.agency} per minute): try again in a minute.`,
-	});
+	test: ICredentialTestRequest = listSitesTest(
+		{
+			401: 'The service rejected the API key: check the key in the dashboard settings (it may have been rotated).',
+			403: 'The API key is not allowed to list sites: check the key and its tenant.',
+			404: 'No API answered at <base URL>/sites: check the base URL (with the version segment, without /api).',
+			429: `The key works, but the plan's request limit is used up right now (Standard ${SECURITY_PLAN_LIMITS.standard}, Agency ${SECURITY_PLAN_LIMITS.agency} per minute): try again in a minute.`,
+		},
+		"Something answered at <base URL>/sites, but not with the Security Service's JSON (a dashboard or login page?): check the base URL (with the version segment, without /api).",
+	);
 }

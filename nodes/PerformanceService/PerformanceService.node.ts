@@ -14,7 +14,7 @@ import { auditResource } from './actions/audit';
 import { siteResource } from './actions/site';
 import { systemResource } from './actions/system';
 
-const { properties, handlers } = nodeResources(
+const { properties, handlers, writes } = nodeResources(
 	[
 		{ name: 'Audit', value: 'audit', operations: auditResource },
 		{ name: 'Site', value: 'site', operations: siteResource },
@@ -46,6 +46,6 @@ export class PerformanceService implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await runOperations(this, handlers);
+		return await runOperations(this, handlers, writes);
 	}
 }

@@ -17,7 +17,7 @@ import { siteResource } from './actions/site';
 import { threatResource } from './actions/threat';
 import { updateResource } from './actions/update';
 
-const { properties, handlers } = nodeResources(
+const { properties, handlers, writes } = nodeResources(
 	[
 		{ name: 'Report', value: 'report', operations: reportResource },
 		{ name: 'Scan', value: 'scan', operations: scanResource },
@@ -51,6 +51,6 @@ export class SecurityService implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await runOperations(this, handlers);
+		return await runOperations(this, handlers, writes);
 	}
 }

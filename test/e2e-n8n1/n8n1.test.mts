@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -21,7 +22,8 @@ import {
 	OLDEST_NODE_VERSION,
 	PACKAGE_NAME,
 } from '../support/n8n/paths.mts';
-import { freePort, runCommand } from '../support/n8n/processes.mts';
+import { freePort, runCommand, waitFor } from '../support/n8n/processes.mts';
+import { waitForExecutions } from '../e2e/executions.mts';
 import {
 	deliveredEventIds,
 	expectActionNodesRan,
@@ -57,6 +59,7 @@ let trigger: StoredWorkflow;
 let triggerUrl: string;
 let poller: StoredWorkflow;
 let pollerRun: Promise<PollerResult>;
+let credentialIds: Awaited<ReturnType<typeof createSandboxCredentials>>;
 
 beforeAll(async () => {
 	runtime = await ensureN8nRuntime(N8N1_VERSION);
@@ -76,7 +79,7 @@ beforeAll(async () => {
 	});
 	client = await N8nClient.setupOwner(n8n.origin, DEMO_OWNER);
 	// n8n 1.x's public API schema requires this field in every credential it creates.
-	const credentialIds = await createSandboxCredentials(client, sandbox, {
+	credentialIds = await createSandboxCredentials(client, sandbox, {
 		allowedHttpRequestDomains: 'all',
 	});
 
@@ -179,6 +182,80 @@ describe(`n8n ${N8N1_VERSION} on Node ${N8N1_NODE_VERSION}`, () => {
 		const ids = await deliveredEventIds(client, trigger.id);
 		expect(ids).toEqual([signed.eventId]);
 		expect(ids).not.toContain(forged.eventId);
+	});
+
+	it('sends a failed item down the error output with "Continue (using error output)", and down the success output with "Continue (using regular output)"', async () => {
+		const webhookPath = randomUUID();
+		const getMissingSite = {
+			resource: 'site',
+			operation: 'get',
+			siteId: { __rl: true, mode: 'id', value: 'site_999' },
+		};
+		const actionNode = (name: string, onError: string, y: number) => ({
+			name,
+			type: `${PACKAGE_NAME}.performanceService`,
+			typeVersion: 2,
+			position: [260, y] as [number, number],
+			onError,
+			parameters: getMissingSite,
+			credentials: {
+				performanceServiceApi: { id: credentialIds.performanceServiceApi, name: 'Performance' },
+			},
+		});
+		const workflow = await client.createWorkflow({
+			name: `On Error ${webhookPath}`,
+			nodes: [
+				{
+					name: 'Start',
+					type: 'n8n-nodes-base.webhook',
+					typeVersion: 2,
+					position: [0, 0],
+					webhookId: randomUUID(),
+					parameters: { httpMethod: 'POST', path: webhookPath, options: {} },
+				},
+				actionNode('Error output', 'continueErrorOutput', -100),
+				actionNode('Regular output', 'continueRegularOutput', 100),
+			],
+			connections: {
+				Start: {
+					main: [
+						[
+							{ node: 'Error output', type: 'main', index: 0 },
+							{ node: 'Regular output', type: 'main', index: 0 },
+						],
+					],
+				},
+			},
+			settings: { executionOrder: 'v1' },
+		});
+		await client.activateWorkflow(workflow.id);
+		await waitFor('the On Error webhook', async () => {
+			const response = await fetch(`${n8n.origin}/webhook/${webhookPath}`, {
+				method: 'POST',
+				body: '{}',
+			});
+			await response.body?.cancel();
+			return response.status === 404 ? undefined : response.status;
+		});
+		const [execution] = await waitForExecutions(client, workflow.id, 1);
+		const detail = await client.execution(execution.id);
+		const outputs = (node: string) =>
+			(detail.data?.resultData.runData[node]?.[0]?.data?.main ?? []).map((items) =>
+				(items ?? []).map((item) => item.json),
+			);
+		const [errorSuccess = [], errorFailed = []] = outputs('Error output');
+		expect(errorSuccess).toEqual([]);
+		expect(errorFailed).toHaveLength(1);
+		expect(errorFailed[0].error).toBe('The site "site_999" was not found [not_found]');
+		expect(errorFailed[0].message).toMatch(/Check the ID/);
+		const [regular = [], regularErrors = []] = outputs('Regular output');
+		expect(regularErrors).toEqual([]);
+		expect(regular).toEqual([
+			{
+				error: 'The site "site_999" was not found [not_found]',
+				message: expect.stringMatching(/Check the ID/) as unknown,
+			},
+		]);
 	});
 
 	it('emits a new threat from the poller once', async () => {

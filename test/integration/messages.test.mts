@@ -151,7 +151,7 @@ describe('Performance Service: transport faults', () => {
 		sandbox.setFault({ service: 'performance', path: '/sites', kind: 'malformedJson' });
 		const error = await performanceError({ resource: 'site', operation: 'getAll' });
 		expect(error.message).toBe(
-			'The Performance Service answered GET /performance/v1/sites with a body that is not valid JSON (application/json; charset=utf-8)',
+			'The Performance Service answered GET /performance/v1/sites with a body that is not valid JSON (application/json; charset=utf-8) [not_json, HTTP 200]',
 		);
 		expect(error.description).toMatch(/points at the API/);
 	});
@@ -345,5 +345,64 @@ describe('Security Service', () => {
 			);
 			expect(error.description).toContain('did not say when the limit resets');
 		});
+	});
+});
+
+describe('values of an unexpected type from an expression', () => {
+	const create = {
+		resource: 'site',
+		operation: 'create',
+		url: '={{ $json.url }}',
+		name: '={{ $json.name }}',
+	};
+
+	it('Create site: a name given as a number is sent as its text', async () => {
+		const { json, error } = await runNode('securityService', create, {
+			sandbox,
+			items: [{ url: 'https://number.example', name: 42 }],
+		});
+		expect(error).toBeUndefined();
+		expect(json[0]).toMatchObject({ url: 'https://number.example', name: '42' });
+	});
+
+	it('Create site: an item without a URL, or a URL that is not text', async () => {
+		const missing = await securityError(create, { items: [{ name: 'Shop' }] });
+		expect(missing.name).toBe('NodeOperationError');
+		expect(missing.message).toBe('The URL is empty');
+		const object = await securityError(create, { items: [{ url: { href: 'x' } }] });
+		expect(object.message).toBe('The URL must be text, not an object');
+		expect(object.description).toMatch(/check the expression that sets it/);
+	});
+
+	it('a Limit given as the text "10" is the number 10; other text is refused by name', async () => {
+		const sites = await performance({
+			resource: 'site',
+			operation: 'getAll',
+			limit: '={{ "2" }}',
+		});
+		expect(sites.error).toBeUndefined();
+		expect(sites.json).toHaveLength(2);
+		const text = await performanceError({
+			resource: 'audit',
+			operation: 'getAll',
+			limit: '={{ "ten" }}',
+		});
+		expect(text.message).toBe('The limit must be a whole number from 1 to 100, not "ten"');
+	});
+
+	it('an ID that is an object, and Return All that is not true/false', async () => {
+		const id = await performanceError(getSite('={{ $json.site }}'), {
+			items: [{ site: { id: 1 } }],
+		});
+		expect(id.message).toBe('The site ID must be text, not an object');
+		const returnAll = await securityError(
+			{
+				resource: 'threat',
+				operation: 'getAll',
+				returnAll: '={{ $json.all }}',
+			},
+			{ items: [{ all: 'yes' }] },
+		);
+		expect(returnAll.message).toBe('Return All must be true or false, not a string');
 	});
 });

@@ -104,7 +104,7 @@ describe('performance service: one pace per token from X-RateLimit-*', () => {
 
 		expect(result.json.slice(0, 2).map((json) => json.status)).toEqual(['ok', 'ok']);
 		expect(reasonOf(result.json[2].error as string)).toBe('rate_limited');
-		expect(result.json[2].errorDescription).toMatch(/did not send the request/);
+		expect(result.json[2].message).toMatch(/did not send the request/);
 		expect(result.items.map((item) => item.pairedItem)).toEqual([
 			{ item: 0 },
 			{ item: 1 },

@@ -60,7 +60,7 @@ export const itemOptionsProperty: INodeProperties = {
 			typeOptions: { minValue: 1, maxValue: MAX_PARALLEL_REQUESTS },
 			default: DEFAULT_PARALLEL_REQUESTS,
 			description:
-				"How many input items are sent to the service at once. 1 sends them one at a time, in order, for side effects that must happen in sequence. The credential's rate limit is kept to either way.",
+				"How many input items are sent to the service at once. Without this option, reads send 100 at once and writes (Create, Trigger, Resolve, Reoptimize) one at a time, so that a failed write stops the next ones. The credential's rate limit is kept to either way.",
 		},
 	],
 };

@@ -1,7 +1,7 @@
 import type { IN8nHttpFullResponse } from 'n8n-workflow';
 
 import { parseUrl, type RefusedUrl } from './baseUrl';
-import { readErrorBody } from './errorBody';
+import { plainReason, readErrorBody } from './errorBody';
 import type { RateLimitInfo } from './rateLimitHeaders';
 import { describeRateLimit } from './rateLimitMessages';
 import type { FailureDescription, ServiceProfile, ServiceRequest } from './serviceTypes';
@@ -15,6 +15,23 @@ const CODE_BY_STATUS: Record<number, string> = {
 	422: 'invalid_request',
 	429: 'rate_limited',
 };
+
+/** The most a message or a description holds, in characters: n8n shows both and stores them. */
+export const MAX_MESSAGE_CHARS = 600;
+export const MAX_DESCRIPTION_CHARS = 1200;
+
+function bounded(text: string, max: number): string {
+	return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/** A failure with message and description cut to their bounds. */
+function boundedFailure(failure: FailureDescription): FailureDescription {
+	return {
+		...failure,
+		message: bounded(failure.message, MAX_MESSAGE_CHARS),
+		description: bounded(failure.description, MAX_DESCRIPTION_CHARS),
+	};
+}
 
 const NOT_RETRIED =
 	'The request was not retried automatically, because the service may already have carried it out.';
@@ -40,11 +57,8 @@ export function describeFailure(
 	const said = reported.message ? `: ${reported.message}` : '';
 	const { serviceName, credentialName } = profile;
 	const secret = profile.secretName ?? 'token';
-	const fail = (message: string, description: string): FailureDescription => ({
-		httpCode: String(status),
-		message,
-		description,
-	});
+	const fail = (message: string, description: string): FailureDescription =>
+		boundedFailure({ httpCode: String(status), message, description });
 
 	if (code === 'auth_required') {
 		return fail(
@@ -56,6 +70,13 @@ export function describeFailure(
 		return fail(
 			`The ${serviceName} rejected the ${secret} [${code}]${said}`,
 			`Check the ${secret} in the "${credentialName}" credential: it may be mistyped, revoked or rotated.`,
+		);
+	}
+	if (status === 403 && profile.secretName !== undefined) {
+		// A key without scopes (the Security Service): the key or its tenant may not do this.
+		return fail(
+			`The ${serviceName} refused this for the ${secret} [${code}, HTTP 403]${said}`,
+			`Check that the ${secret} in the "${credentialName}" credential belongs to the tenant that owns the record, and that the tenant's plan allows this.`,
 		);
 	}
 	if (status === 403) {
@@ -87,7 +108,7 @@ export function describeFailure(
 		);
 	}
 	if (status === 429)
-		return describeRateLimit(profile, code, said, rateLimit, request, retries, now);
+		return boundedFailure(describeRateLimit(profile, code, said, rateLimit, request, retries, now));
 	if (status >= 500) {
 		return fail(
 			`The ${serviceName} failed [${code}, HTTP ${status}]${said}`,
@@ -96,18 +117,51 @@ export function describeFailure(
 	}
 	return fail(
 		`The ${serviceName} refused the request [${code}, HTTP ${status}]${said}`,
-		'Check the values sent by this node; the message above is what the service said.',
+		said
+			? 'Check the values sent by this node; the message above ends with what the service said.'
+			: 'Check the values sent by this node; the service gave no reason.',
 	);
 }
 
+/** Node.js's codes for a certificate n8n does not trust (TLS handshake failures). */
+const CERTIFICATE_CODES: Record<string, string> = {
+	DEPTH_ZERO_SELF_SIGNED_CERT: 'is self-signed',
+	SELF_SIGNED_CERT_IN_CHAIN: 'is signed by a certificate authority n8n does not know',
+	UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'is signed by a certificate authority n8n does not know',
+	UNABLE_TO_GET_ISSUER_CERT: 'is signed by a certificate authority n8n does not know',
+	UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'is signed by a certificate authority n8n does not know',
+	CERT_UNTRUSTED: 'is not trusted',
+	CERT_HAS_EXPIRED: 'has expired',
+	CERT_NOT_YET_VALID: 'is not valid yet',
+	CERT_REVOKED: 'has been revoked',
+	ERR_TLS_CERT_ALTNAME_INVALID: 'is for another host name',
+	HOSTNAME_MISMATCH: 'is for another host name',
+	CERT_SIGNATURE_FAILURE: 'has an invalid signature',
+};
+
+/** The Node.js error code of a failed request (ECONNREFUSED, CERT_HAS_EXPIRED, …). */
 function errorCode(error: unknown): string | undefined {
 	let current: unknown = error;
 	for (let depth = 0; depth < 4 && typeof current === 'object' && current !== null; depth++) {
 		const { code, cause } = current as { code?: unknown; cause?: unknown };
-		if (typeof code === 'string' && /^E[A-Z_]+$/.test(code)) return code;
+		if (typeof code === 'string' && (/^E[A-Z_]+$/.test(code) || code in CERTIFICATE_CODES))
+			return code;
 		current = cause;
 	}
 	return undefined;
+}
+
+/** A certificate n8n does not trust: nothing was sent, and the fix is on n8n's or the server's side. */
+function describeCertificate(
+	profile: ServiceProfile,
+	origin: string,
+	code: string,
+): FailureDescription {
+	return boundedFailure({
+		httpCode: code,
+		message: `The certificate of ${origin} ${CERTIFICATE_CODES[code]}, so n8n did not connect [${code}]`,
+		description: `The request was not sent. If the ${profile.serviceName} uses a self-signed or company certificate, give n8n its certificate authority: put the CA certificate (PEM) on the n8n host, set NODE_EXTRA_CA_CERTS to its path in n8n's environment and restart n8n. If the certificate has expired or names another host, it must be renewed on the server. Check also the base URL in the "${profile.credentialName}" credential (${origin}).`,
+	});
 }
 
 export function describeUnreachable(
@@ -118,6 +172,7 @@ export function describeUnreachable(
 	const code = errorCode(error) ?? 'ECONNRESET';
 	// Not a URL: the raw value, as the credential holds it.
 	const origin = parseUrl(url)?.origin ?? url;
+	if (code in CERTIFICATE_CODES) return describeCertificate(profile, origin, code);
 	const checkUrl = `Check the base URL in the "${profile.credentialName}" credential (${origin}) and that n8n can reach the service.`;
 	const reasons: Record<string, string> = {
 		ENOTFOUND: `The host of ${origin} could not be found`,
@@ -128,11 +183,11 @@ export function describeUnreachable(
 		ECONNRESET: `The connection to ${origin} was dropped before the ${profile.serviceName} answered`,
 	};
 	const neverArrived = ['ENOTFOUND', 'EAI_AGAIN', 'ECONNREFUSED'].includes(code);
-	return {
+	return boundedFailure({
 		httpCode: code,
 		message: `${reasons[code] ?? `Could not reach ${origin}`} [${code}]`,
 		description: neverArrived ? checkUrl : `${checkUrl} ${NOT_RETRIED}`,
-	};
+	});
 }
 
 export function describeUnreadable(
@@ -140,12 +195,12 @@ export function describeUnreadable(
 	response: IN8nHttpFullResponse,
 	request: ServiceRequest,
 ): FailureDescription {
-	const contentType = String(response.headers['content-type'] ?? 'no content type');
-	return {
+	const contentType = plainReason(String(response.headers['content-type'] ?? ''), 80);
+	return boundedFailure({
 		httpCode: String(response.statusCode),
-		message: `The ${profile.serviceName} answered ${request.method} ${pathOf(request.url) || request.path} with a body that is not valid JSON (${contentType})`,
+		message: `The ${profile.serviceName} answered ${request.method} ${pathOf(request.url) || request.path} with a body that is not valid JSON (${contentType ?? 'no content type'}) [not_json, HTTP ${response.statusCode}]`,
 		description: `Check that the base URL in the "${profile.credentialName}" credential points at the API (not a web page or proxy), then try again.`,
-	};
+	});
 }
 
 /** A followed URL the origin rule refused (see `checkFollowedUrl`): nothing was sent. */

@@ -30,16 +30,29 @@ export function queryParametersProperty(
 	};
 }
 
-/** Reads the pairs into a query object; a name given twice is sent twice. Unnamed rows are skipped. */
+/** A query value as sent: text as is, a list or an object as JSON, nothing or null as ''. */
+function queryText(value: unknown): string {
+	if (value === undefined || value === null) return '';
+	if (typeof value === 'object') return JSON.stringify(value);
+	return String(value);
+}
+
+/**
+ * Reads the pairs into a query object; a name given twice is sent twice. Unnamed rows are
+ * skipped; a value of any type is sent as queryText writes it.
+ */
 export function readQueryParameters(value: unknown): IDataObject {
 	type Entry = { name?: unknown; value?: unknown };
-	const entries = (value as { parameters?: Entry[] } | undefined)?.parameters;
+	const entries = (value as { parameters?: unknown } | undefined)?.parameters;
 	const qs: IDataObject = {};
 	if (!Array.isArray(entries)) return qs;
-	for (const { name, value: raw } of entries) {
-		const key = typeof name === 'string' ? name.trim() : '';
+	for (const entry of entries as unknown[]) {
+		const { name, value: raw } = (
+			typeof entry === 'object' && entry !== null ? entry : {}
+		) as Entry;
+		const key = typeof name === 'string' || typeof name === 'number' ? String(name).trim() : '';
 		if (key === '') continue;
-		const text = raw === undefined || raw === null ? '' : String(raw);
+		const text = queryText(raw);
 		const existing = qs[key] as string | string[] | undefined;
 		qs[key] = existing === undefined ? text : [existing, text].flat();
 	}

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { OperationHandler, OperationHandlers } from '../actions/router';
+import type { OperationHandler, OperationHandlers, WriteOperations } from '../actions/router';
 
 /** An `<op>.operation.ts` module: the operation's option in the Operation parameter, its fields and its logic. */
 export interface OperationModule {
@@ -8,12 +8,16 @@ export interface OperationModule {
 	option: { name: string; action: string; description: string };
 	description: INodeProperties[];
 	execute: OperationHandler;
+	/** A write (it creates or changes something): its items go one at a time by default. */
+	writes?: boolean;
 }
 
 /** A resource's Operation parameter and its operations' fields, and its handler map. */
 export interface ResourceOperations {
 	properties: INodeProperties[];
 	handlers: Record<string, OperationHandler>;
+	/** The operations that write. */
+	writes: string[];
 }
 
 /**
@@ -40,6 +44,7 @@ export function resourceOperations<const Modules extends Record<string, Operatio
 	return {
 		properties: [operationProperty, ...operations.flatMap(([, module]) => module.description)],
 		handlers: Object.fromEntries(operations.map(([value, module]) => [value, module.execute])),
+		writes: operations.filter(([, module]) => module.writes === true).map(([value]) => value),
 	};
 }
 
@@ -57,7 +62,7 @@ interface NodeResource {
 export function nodeResources<const Resources extends readonly NodeResource[]>(
 	resources: Resources,
 	defaultResource: Resources[number]['value'],
-): { properties: INodeProperties[]; handlers: OperationHandlers } {
+): { properties: INodeProperties[]; handlers: OperationHandlers; writes: WriteOperations } {
 	const resourceProperty: INodeProperties = {
 		displayName: 'Resource',
 		name: 'resource',
@@ -73,6 +78,9 @@ export function nodeResources<const Resources extends readonly NodeResource[]>(
 		],
 		handlers: Object.fromEntries(
 			resources.map((resource) => [resource.value, resource.operations.handlers]),
+		),
+		writes: Object.fromEntries(
+			resources.map((resource) => [resource.value, resource.operations.writes]),
 		),
 	};
 }

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 
 import { testCredential } from '../../support/harness/credentialTest.mts';
 import { loadPackageTypes } from '../../support/harness/packageTypes.mts';
+import { startScriptedService } from '../../support/harness/scriptedService.mts';
 import { callsTo, closedPort, withSandbox } from '../../support/harness/sandbox.mts';
 import { expectFailuresToldApart } from '../credentialFailures.mts';
 
@@ -62,13 +63,26 @@ describe('the credential test (GET <base URL>/sites)', () => {
 		});
 	});
 
-	it('notices a base URL that answers, but not with the list of sites', async () => {
+	it('notices a base URL that answers, but not with JSON', async () => {
 		sandbox.setFault({ service: 'performance', path: '/sites', kind: 'nonJson' });
 		expect(await test(sandbox.performanceUrl, sandbox.tokens.readOnly)).toEqual({
 			status: 'Error',
 			message:
-				"Something answered at <base URL>/sites, but not with the Performance Service's list of sites: check the base URL, including the version segment (e.g. https://api.example.com/v1).",
+				'Something answered at <base URL>/sites, but not with JSON (a web page or a login page?): check the base URL, including the version segment (e.g. https://api.example.com/v1).',
 		});
+	});
+
+	it('notices JSON that is not the list of sites', async () => {
+		const service = await startScriptedService(() => ({ body: { status: 'ok' } }));
+		try {
+			expect(await test(`${service.origin}/v1`, 'perf_any')).toEqual({
+				status: 'Error',
+				message:
+					"Something answered at <base URL>/sites, but not with the Performance Service's list of sites: check the base URL, including the version segment (e.g. https://api.example.com/v1).",
+			});
+		} finally {
+			await service.close();
+		}
 	});
 });
 

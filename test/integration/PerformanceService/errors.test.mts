@@ -154,7 +154,7 @@ describe('Continue On Fail', () => {
 		expect(result.json[0]).toMatchObject({ id: 'site_1', name: 'Acme Shop' });
 		expect(result.json[1]).toEqual({
 			error: failures[1]?.message,
-			errorDescription: failures[1]?.description,
+			message: failures[1]?.description,
 		});
 		expect(reasonOf(result.json[1].error)).toBe('not_found');
 		expect(result.json[2]).toMatchObject({ error: failures[2]?.message });
@@ -174,8 +174,8 @@ describe('Continue On Fail', () => {
 			credentials: { apiToken: sandbox.tokens.readOnly },
 		});
 		expect(result.json.map((json) => Object.keys(json))).toEqual([
-			['error', 'errorDescription'],
-			['error', 'errorDescription'],
+			['error', 'message'],
+			['error', 'message'],
 		]);
 		for (const json of result.json) {
 			expect(reasonOf(json.error)).toBe('insufficient_scope');

@@ -116,7 +116,7 @@ describe('a 429 whose reset is far (the per-site reoptimization hour): the item 
 			expect(result.json[0]).toEqual({ ok: true, queued: 4, siteId: 'site_1' });
 			expect(result.json[2]).toEqual({ ok: true, queued: 4, siteId: 'site_2' });
 			const failed = result.json[1];
-			expect(Object.keys(failed)).toEqual(['error', 'errorDescription']);
+			expect(Object.keys(failed)).toEqual(['error', 'message']);
 			expect(reasonOf(failed.error)).toBe('rate_limited');
 			expect(failed.error).toContain('site site_1');
 			const resetAt = resetInMessage(failed.error as string);

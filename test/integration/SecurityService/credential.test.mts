@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { testCredential } from '../../support/harness/credentialTest.mts';
+import { startScriptedService } from '../../support/harness/scriptedService.mts';
 import { expectFailuresToldApart } from '../credentialFailures.mts';
 import { securitySandbox } from './securityNode.mts';
 
@@ -60,5 +61,50 @@ describe('Security Service API credential test', () => {
 					'No API answered at <base URL>/sites: check the base URL (with the version segment, without /api).',
 			},
 		);
+	});
+});
+
+describe('Security Service API credential test against a web page', () => {
+	it('fails when the base URL answers with a page, text or nothing instead of the JSON', async () => {
+		const pages = [
+			'<!DOCTYPE html><html><head><title>Dashboard</title></head></html>',
+			'\n  <html><body>Sign in</body></html>',
+			'OK',
+			'',
+		];
+		for (const body of pages) {
+			const service = await startScriptedService(() => ({
+				body,
+				headers: { 'content-type': 'text/html' },
+			}));
+			try {
+				const result = await testCredential('securityServiceApi', {
+					baseUrl: `${service.origin}/v1`,
+					apiKey: 'sec_any',
+				});
+				expect(result).toEqual({
+					status: 'Error',
+					message:
+						"Something answered at <base URL>/sites, but not with the Security Service's JSON (a dashboard or login page?): check the base URL (with the version segment, without /api).",
+				});
+			} finally {
+				await service.close();
+			}
+		}
+	});
+
+	it('still passes on JSON lists of any shape', async () => {
+		for (const body of [[{ id: 'st_1' }], { data: [] }, { sites: [] }]) {
+			const service = await startScriptedService(() => ({ body }));
+			try {
+				const result = await testCredential('securityServiceApi', {
+					baseUrl: `${service.origin}/v1`,
+					apiKey: 'sec_any',
+				});
+				expect(result.status).toBe('OK');
+			} finally {
+				await service.close();
+			}
+		}
 	});
 });

@@ -92,7 +92,7 @@ describe('Security Service errors: every envelope', () => {
 		expect(reasonOf(stopped)).toBe('not_found');
 		expect(result.json[1]).toEqual({
 			error: stopped?.message,
-			errorDescription: stopped?.description,
+			message: stopped?.description,
 		});
 	});
 });

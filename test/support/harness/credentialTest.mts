@@ -7,7 +7,6 @@ import {
 	type ICredentialsDecrypted,
 	type ICredentialTestRequest,
 	type ICredentialType,
-	type IDataObject,
 	type INode,
 	type INodeType,
 	type INodeTypes,
@@ -61,11 +60,14 @@ function withDefaults(
 	return filled;
 }
 
-function valueAt(data: IDataObject | undefined, path: string): unknown {
+/** lodash's `get`, as n8n's tester uses it: a text's `0` is its first character. */
+function valueAt(data: unknown, path: string): unknown {
 	let current: unknown = data;
 	for (const key of path.split('.')) {
 		current =
-			typeof current === 'object' && current !== null ? (current as IDataObject)[key] : undefined;
+			current !== null && current !== undefined
+				? (current as Record<string, unknown>)[key]
+				: undefined;
 	}
 	return current;
 }
@@ -158,7 +160,7 @@ export async function testCredential(
 	for (const rule of test.rules ?? []) {
 		if (
 			rule.type === 'responseSuccessBody' &&
-			valueAt(output?.[0]?.[0]?.json, rule.properties.key) === rule.properties.value
+			valueAt(output?.[0]?.[0]?.json as unknown, rule.properties.key) === rule.properties.value
 		) {
 			return { status: 'Error', message: rule.properties.message };
 		}

@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { readBoolean } from '../../../shared/parameters/values';
 import { PERFORMANCE_SCOPES } from '../../transport/serviceValues';
 import { requestService } from '../../../shared/http/serviceRequest';
 import { PERFORMANCE_SERVICE } from '../../transport';
@@ -20,7 +21,7 @@ export const description: INodeProperties[] = [
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const site = readSiteId(this, itemIndex);
-	const simplify = this.getNodeParameter('simplify', itemIndex, false) as boolean;
+	const simplify = readBoolean(this, 'simplify', 'Simplify', itemIndex, false);
 	const { body } = await requestService(this, PERFORMANCE_SERVICE, {
 		method: 'GET',
 		path: `/sites/${site.segment}`,

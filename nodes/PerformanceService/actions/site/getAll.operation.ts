@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { getManyProperties, readGetMany } from '../../../shared/parameters/returnAllAndLimit';
+import { readBoolean } from '../../../shared/parameters/values';
 import { PERFORMANCE_SCOPES } from '../../transport/serviceValues';
 import { fetchList } from '../../../shared/lists/pagedRequests';
 import { PERFORMANCE_SERVICE } from '../../transport';
@@ -19,7 +20,7 @@ export const description: INodeProperties[] = [
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const { returnAll, limit } = readGetMany(this, itemIndex);
-	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
+	const simplify = readBoolean(this, 'simplify', 'Simplify', itemIndex, true);
 	const sites = await fetchList(
 		this,
 		PERFORMANCE_SERVICE,

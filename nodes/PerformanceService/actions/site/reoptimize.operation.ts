@@ -13,6 +13,9 @@ export const option = {
 		'Queue critical CSS regeneration, an unused CSS scan and fresh audits for a site (needs the audits:write scope; 20 per site per hour)',
 };
 
+/** Each item sends a write: one at a time unless Parallel Requests says otherwise. */
+export const writes = true;
+
 export const description: INodeProperties[] = [
 	siteIdProperty(
 		'reoptimize',

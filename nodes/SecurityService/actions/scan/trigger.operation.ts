@@ -12,6 +12,9 @@ export const option = {
 	description: 'Start a security scan of a site',
 };
 
+/** Each item sends a write: one at a time unless Parallel Requests says otherwise. */
+export const writes = true;
+
 export const description: INodeProperties[] = [
 	resourceLocatorProperty({
 		displayName: 'Site',

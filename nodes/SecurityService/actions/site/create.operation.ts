@@ -5,6 +5,7 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
+import { readText } from '../../../shared/parameters/values';
 import { unwrapRecord } from '../../../shared/lists/recordFields';
 import { requestService } from '../../../shared/http/serviceRequest';
 import { SECURITY_SERVICE } from '../../transport';
@@ -17,6 +18,9 @@ export const option = {
 };
 
 const displayOptions = { show: { resource: ['site'], operation: ['create'] } };
+
+/** Each item sends a write: one at a time unless Parallel Requests says otherwise. */
+export const writes = true;
 
 export const description: INodeProperties[] = [
 	{
@@ -41,14 +45,14 @@ export const description: INodeProperties[] = [
 ];
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const url = (this.getNodeParameter('url', itemIndex) as string).trim();
+	const url = readText(this, 'url', 'URL', itemIndex);
 	if (url === '') {
 		throw new NodeOperationError(this.getNode(), 'The URL is empty', {
 			itemIndex,
 			description: 'Enter the address of the site, e.g. https://www.example.com.',
 		});
 	}
-	const name = (this.getNodeParameter('name', itemIndex, '') as string).trim();
+	const name = readText(this, 'name', 'name', itemIndex);
 	const body: IDataObject = { ...readAdditionalFields(this, itemIndex), url };
 	if (name !== '') body.name = name;
 	const { body: response } = await requestService(this, SECURITY_SERVICE, {

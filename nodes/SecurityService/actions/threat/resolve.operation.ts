@@ -14,6 +14,9 @@ export const option = {
 	description: 'Mark a threat as resolved',
 };
 
+/** Each item sends a write: one at a time unless Parallel Requests says otherwise. */
+export const writes = true;
+
 export const description: INodeProperties[] = [
 	resourceLocatorProperty({
 		displayName: 'Threat',

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { PERFORMANCE_SERVICE } from '../../../../nodes/PerformanceService/transport/index.ts';
+import { SECURITY_SERVICE } from '../../../../nodes/SecurityService/transport/index.ts';
 import {
 	describeFailure,
 	describeUnreachable,
@@ -104,7 +105,7 @@ describe('describeFailure names the service code and the fix', () => {
 		expect(failure.message).toBe('The Performance Service failed [internal_error, HTTP 500]: Boom');
 		expect(failure.description).toMatch(/not retried automatically/);
 		expect(describe_(502, '<html>Bad gateway</html>').message).toBe(
-			'The Performance Service failed [internal_error, HTTP 502]: <html>Bad gateway</html>',
+			'The Performance Service failed [internal_error, HTTP 502]: Bad gateway',
 		);
 	});
 
@@ -209,7 +210,78 @@ describe('describeUnreadable', () => {
 			{ method: 'GET', path: '/sites' },
 		);
 		expect(failure.message).toBe(
-			'The Performance Service answered GET /sites with a body that is not valid JSON (text/html)',
+			'The Performance Service answered GET /sites with a body that is not valid JSON (text/html) [not_json, HTTP 200]',
 		);
+	});
+});
+
+describe('describeUnreachable: a certificate n8n does not trust', () => {
+	const url = 'https://perf.example/v1/sites';
+
+	it('names the certificate failure and the fix, not a dropped connection', () => {
+		const cases: Array<[string, string]> = [
+			['DEPTH_ZERO_SELF_SIGNED_CERT', 'is self-signed'],
+			['SELF_SIGNED_CERT_IN_CHAIN', 'is signed by a certificate authority n8n does not know'],
+			['UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'is signed by a certificate authority n8n does not know'],
+			['CERT_HAS_EXPIRED', 'has expired'],
+			['ERR_TLS_CERT_ALTNAME_INVALID', 'is for another host name'],
+		];
+		for (const [code, reason] of cases) {
+			const failure = describeUnreachable(PERFORMANCE_SERVICE, url, { cause: { code } });
+			expect(failure.message).toBe(
+				`The certificate of https://perf.example ${reason}, so n8n did not connect [${code}]`,
+			);
+			expect(failure.httpCode).toBe(code);
+			expect(failure.description).toContain('NODE_EXTRA_CA_CERTS');
+			expect(failure.description).toContain('The request was not sent.');
+			expect(failure.description).not.toMatch(/may already have carried it out/);
+		}
+	});
+});
+
+describe('describeFailure: answers in odd shapes', () => {
+	const NGINX_502 =
+		'<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n';
+
+	it('an nginx 502 page: its title, no markup', () => {
+		expect(describe_(502, NGINX_502).message).toBe(
+			'The Performance Service failed [internal_error, HTTP 502]: 502 Bad Gateway',
+		);
+	});
+
+	it('a 200 KB message is cut to the bound', () => {
+		const failure = describe_(400, JSON.stringify({ message: 'x'.repeat(200_000) }));
+		expect(failure.message.length).toBeLessThanOrEqual(600);
+		expect(failure.message).toMatch(
+			/^The Performance Service refused the request \[bad_request, HTTP 400\]: x+…$/,
+		);
+		expect(failure.description.length).toBeLessThanOrEqual(1200);
+	});
+
+	it('`{"errors": ["…"]}` keeps its reason', () => {
+		expect(describe_(400, '{"errors": ["url must be a valid URL"]}').message).toBe(
+			'The Performance Service refused the request [bad_request, HTTP 400]: url must be a valid URL',
+		);
+	});
+
+	it('a code that is a sentence or a page is not taken for a code', () => {
+		expect(describe_(400, JSON.stringify({ code: '<b>no</b> way', message: 'm' })).message).toBe(
+			'The Performance Service refused the request [bad_request, HTTP 400]: m',
+		);
+	});
+
+	it('a Security 403 speaks of the key and its tenant, not of scopes', () => {
+		const failure = describeFailure(
+			SECURITY_SERVICE,
+			403,
+			'{"error":"Forbidden"}',
+			{},
+			{ method: 'GET', path: '/reports' },
+		);
+		expect(failure.message).toBe(
+			'The Security Service refused this for the API key [forbidden, HTTP 403]: Forbidden',
+		);
+		expect(failure.description).toContain('API key');
+		expect(failure.description).not.toMatch(/scope|token/);
 	});
 });

@@ -33,10 +33,26 @@ describe('toPathSegment', () => {
 	});
 
 	it('refuses an empty ID, saying where to get one', () => {
-		for (const value of ['', '   ', undefined, null, {}, ['site_1']]) {
+		for (const value of ['', '   ', undefined, null]) {
 			const error = refusal(value);
 			expect(error).toBeInstanceOf(NodeOperationError);
 			expect(error.message).toBe('The site ID is empty');
+			expect(error.description).toMatch(/Pick a site from the list/);
+			expect(error.context.itemIndex).toBe(3);
+		}
+	});
+
+	it('refuses a value that is neither text nor a number, naming its type', () => {
+		const cases: Array<[unknown, string]> = [
+			[{}, 'an object'],
+			[['site_1'], 'a list'],
+			[true, 'true/false (true)'],
+			[Number.NaN, 'the number NaN'],
+		];
+		for (const [value, kind] of cases) {
+			const error = refusal(value);
+			expect(error).toBeInstanceOf(NodeOperationError);
+			expect(error.message).toBe(`The site ID must be text, not ${kind}`);
 			expect(error.description).toMatch(/Pick a site from the list/);
 			expect(error.context.itemIndex).toBe(3);
 		}

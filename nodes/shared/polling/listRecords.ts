@@ -195,6 +195,8 @@ export interface ListRead {
 	fromStart: boolean;
 	/** Whether the read went from the list's start to its end, or to the page that stopped it. */
 	whole: boolean;
+	/** Set when a page stopped the read and the list goes on after it. */
+	stoppedBeforeEnd?: boolean;
 }
 
 /**
@@ -260,7 +262,7 @@ export class ListReader {
 				if (!ids.has(record.id)) read.records.push(record);
 				ids.add(record.id);
 			}
-			if (stopsAt(page, stop)) break;
+			if (stopsAt(page, stop)) return next ? { ...read, stoppedBeforeEnd: true } : read;
 			if (next && (read.pages.length >= this.maxPages || !this.hasTime())) {
 				return { ...read, resumeAt: next, whole: false };
 			}

@@ -177,7 +177,8 @@ export async function pollNewRecords(
 		newestPage: read.resumeAt ? memory?.newestPage : newestPageOf(read),
 		resumeAt: read.resumeAt,
 		unread: read.resumeAt && {
-			newest: memory ? since : { time: now, ids: [] },
+			// The first poll's: records dated after it began (the next millisecond on) are new.
+			newest: memory ? since : { time: now + 1, ids: [] },
 			quiet: quiet || undefined,
 			count,
 		},
@@ -222,6 +223,6 @@ export async function newestNewRecord(
 		if (found || fromNewest.fromStart) return found?.record;
 	}
 	const start = await reader.read(undefined, { newestFirstStart: true });
-	const found = newest(start) ?? newest(await reader.read());
+	const found = newest(start) ?? (start.stoppedBeforeEnd ? newest(await reader.read()) : undefined);
 	return found?.record;
 }

@@ -179,6 +179,35 @@ describe('new records', () => {
 		]);
 	});
 
+	it('counts a list in no visible order over the polls that read it in parts, and stays quiet for the whole pass that outgrew the memory', async () => {
+		const inParts = async (list: IDataObject[], stored: IDataObject) => {
+			const { list: eventList } = listOf(list, { pageSize: 2000, budgetMs: 0 });
+			return await pollNewRecords(eventList, stored, CONFIGURATION, []);
+		};
+		const list = opaque(5000);
+		let memory = (await poll(list)).memory;
+		const over = [...list, ...plain('over')];
+		const counts: unknown[] = [];
+		for (let part = 0; part < 3; part++) {
+			const next = await inParts(over, memory);
+			expect(next.records).toEqual([]);
+			counts.push(
+				(next.memory.unread as { count?: number } | undefined)?.count ?? next.memory.overflow,
+			);
+			memory = next.memory;
+		}
+		expect(counts).toEqual([2000, 4000, true]);
+		// The next pass stays quiet to its end, though its first parts fit.
+		const fits = [...list.slice(2), ...plain('during')];
+		for (let part = 0; part < 3; part++) {
+			const next = await inParts(fits, memory);
+			expect(next.records).toEqual([]);
+			expect(next.memory.overflow).toBe(part < 2 ? true : undefined);
+			memory = next.memory;
+		}
+		expect(emitted(await poll([...fits, ...plain('after')], memory))).toEqual(['after']);
+	});
+
 	it('learns the order from the dates of its records, never from where new records appear', async () => {
 		const first = await poll(range(1, 30, true), undefined, { pageSize: 10 });
 		expect(first.memory.order).toBe('oldestFirst');

@@ -112,31 +112,56 @@ function recordTimes(records: IdentifiedRecord[]): number[] | undefined {
 }
 
 /**
- * Whether a record is dated after `time` or, undated, has an ID number above those of `ids` with
- * its prefix; a record that shows neither is new (rather emitted than missed).
+ * The newest record seen: its date (epoch ms) and the IDs read with that date, and the highest
+ * number ending an undated record's ID.
  */
-export function isNewerThan(record: IdentifiedRecord, time: number | undefined, ids: string[]) {
-	const date = recordTime(record.record);
-	if (date !== undefined && time !== undefined) return date > time;
-	const own = idNumber(record.id);
-	return !own || !ids.map(idNumber).some((id) => id?.[0] === own[0] && id[1] >= own[1]);
+export interface Newest {
+	time?: number;
+	ids?: string[];
+	number?: number;
 }
 
-/** The direction of values that only rise or only fall (and do not stay flat). */
-function direction(values: number[]): ListOrder | undefined {
-	const rises = values.slice(1).some((value, index) => value > values[index]);
-	const falls = values.slice(1).some((value, index) => value < values[index]);
-	if (rises === falls) return undefined;
-	return rises ? 'oldestFirst' : 'newestFirst';
+/** The newest of `newest` and `records`: dates of dated records, ID numbers of undated ones. */
+export function newestOf(records: IdentifiedRecord[], newest: Newest): Newest {
+	let { time, ids = [], number } = newest;
+	for (const { id, record } of records) {
+		const date = recordTime(record);
+		const own = idNumber(id)?.[1];
+		if (date !== undefined && date > (time ?? -Infinity)) [time, ids] = [date, []];
+		if (date !== undefined && date === time && !ids.includes(id)) ids.push(id);
+		if (date === undefined && own !== undefined) number = Math.max(own, number ?? own);
+	}
+	return { time, ids, number };
 }
 
 /**
- * The order a page of records shows: by their dates when every record has one and they only
- * rise or only fall, else by the numbers ending IDs that share a prefix; undefined when the
- * page does not tell (fewer than two records, mixed dates and IDs, no dates, opaque IDs).
+ * Whether a record is newer than `newest`: dated after its date, or of the same date and not
+ * read with it; undated, an ID number above its number. Without a date or a number to compare,
+ * the record is new.
+ */
+export function isNewSince(record: IdentifiedRecord, newest: Newest): boolean {
+	const date = recordTime(record.record);
+	if (date !== undefined && newest.time !== undefined) {
+		return date > newest.time || (date === newest.time && !newest.ids?.includes(record.id));
+	}
+	const own = idNumber(record.id)?.[1];
+	return own === undefined || newest.number === undefined || own > newest.number;
+}
+
+/**
+ * The order records show: by their dates when every record has one, else by the numbers ending
+ * IDs that share a prefix, when the first and last records and the newest and oldest agree on it
+ * (a batch listed in any order at the new end does not hide it); undefined when they do not tell
+ * (fewer than two values, mixed dates and IDs, no dates, opaque IDs).
  */
 export function orderOf(records: IdentifiedRecord[]): ListOrder | undefined {
-	return direction(recordTimes(records) ?? []) ?? direction(idNumbers(records) ?? []);
+	const ranks = recordTimes(records) ?? idNumbers(records) ?? [];
+	const last = ranks.length - 1;
+	const newestAt = ranks.indexOf(Math.max(...ranks));
+	const oldestAt = ranks.indexOf(Math.min(...ranks));
+	if (ranks[0] > ranks[last] && newestAt < oldestAt) return 'newestFirst';
+	if (ranks[0] < ranks[last] && newestAt > oldestAt) return 'oldestFirst';
+	return undefined;
 }
 
 /**
@@ -170,21 +195,23 @@ export interface ListRead {
 	fromStart: boolean;
 	/** Whether the read went from the list's start to its end, or to the page that stopped it. */
 	whole: boolean;
+	/** Set when a page stopped the read and the list goes on after it. */
+	stoppedBeforeEnd?: boolean;
 }
 
 /**
- * Where a read stops before the list's end: at the first page holding one of `ids`; with
- * `newestFirstStart`, at a first page that shows the newest records first (it holds them).
+ * Where a read stops before the list's end: at the first page holding a record `old` says is old;
+ * with `newestFirstStart`, at a first page that shows the newest records first (it holds them).
  */
 export interface ReadStop {
-	ids?: ReadonlySet<string>;
+	old?: (record: IdentifiedRecord) => boolean;
 	newestFirstStart?: boolean;
 }
 
 function stopsAt(page: ReadPage, stop: ReadStop): boolean {
 	if (stop.newestFirstStart && page.at === undefined && orderOf(page.records) === 'newestFirst')
 		return true;
-	return page.records.some(({ id }) => stop.ids?.has(id));
+	return stop.old !== undefined && page.records.some(stop.old);
 }
 
 /** Reads the event's list for one poll, within the time the poll may spend. */
@@ -235,7 +262,7 @@ export class ListReader {
 				if (!ids.has(record.id)) read.records.push(record);
 				ids.add(record.id);
 			}
-			if (stopsAt(page, stop)) break;
+			if (stopsAt(page, stop)) return next ? { ...read, stoppedBeforeEnd: true } : read;
 			if (next && (read.pages.length >= this.maxPages || !this.hasTime())) {
 				return { ...read, resumeAt: next, whole: false };
 			}

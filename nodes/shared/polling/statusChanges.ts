@@ -35,8 +35,8 @@ function readStatuses(stored: unknown, configuration: string): Map<string, strin
 
 /**
  * One poll of a status change event: reads the list (going on where the last poll's time ran
- * out) and emits each record whose status differs from the one remembered, with that status in
- * `previousField`; memory `{ fingerprint, statuses: { <status>: [ids] }, resumeAt? }`; a record read for the
+ * out) and emits each record whose status differs from the one remembered (not only in case; a
+ * missing status keeps the one remembered), with that status in `previousField`; memory `{ fingerprint, statuses: { <status>: [ids] }, resumeAt? }`; a record read for the
  * first time emits nothing. A change the filters refuse is remembered all the same. Without a
  * memory of this configuration (the first poll) it only remembers.
  */
@@ -53,11 +53,15 @@ export async function pollStatusChanges(
 	const statuses = new Map<string, string>();
 	const records: IDataObject[] = [];
 	for (const { id, record } of read.records) {
-		const status = textOf(record[change.field]);
-		if (status === undefined || statuses.size >= MAX_WATCHED_RECORDS) continue;
-		statuses.set(id, status);
+		if (statuses.size >= MAX_WATCHED_RECORDS) continue;
 		const previous = remembered?.get(id);
-		if (previous !== undefined && previous !== status && matchesFilters(record, filters)) {
+		// A status missing for a poll is no change: the one remembered stays.
+		const status = textOf(record[change.field]) ?? previous;
+		if (status === undefined) continue;
+		statuses.set(id, status);
+		// A change of case alone is none either (filters do not tell case apart).
+		const changed = previous !== undefined && previous.toLowerCase() !== status.toLowerCase();
+		if (changed && matchesFilters(record, filters)) {
 			records.push({ ...record, [change.previousField]: previous });
 		}
 	}

@@ -3,9 +3,10 @@ import { describe, expect, it, vi } from 'vitest';
 
 import {
 	identifyRecords,
-	isNewerThan,
+	isNewSince,
 	ListReader,
 	matchesFilters,
+	newestOf,
 	newestRecord,
 	orderOf,
 	type IdentifiedRecord,
@@ -54,12 +55,17 @@ describe('record IDs', () => {
 });
 
 describe('list order', () => {
-	it('is told by dates that only rise or only fall, else by ID numbers, else not at all', () => {
+	it('is told by dates (else ID numbers) on which the ends and the newest and oldest agree, else not at all', () => {
 		const at = (...times: number[]) =>
-			times.map((createdAt, index) => ({ id: 'xyzw'[index], record: { createdAt } }));
+			times.map((createdAt, index) => ({ id: 'xyzwv'[index], record: { createdAt } }));
 		expect(orderOf(at(1, 2, 2, 3))).toBe('oldestFirst');
 		expect(orderOf(at(3, 2, 1))).toBe('newestFirst');
-		expect(orderOf(at(1, 3, 2))).toBeUndefined();
+		// A batch listed in any order at the new end (issue 37: it used to hide the order).
+		expect(orderOf(at(1, 3, 2))).toBe('oldestFirst');
+		expect(orderOf(at(4, 5, 3, 2, 1))).toBe('newestFirst');
+		// The ends and the newest and oldest disagree.
+		expect(orderOf(at(3, 1, 5, 2))).toBeUndefined();
+		expect(orderOf(at(2, 5, 1, 3))).toBeUndefined();
 		expect(orderOf(at(2, 2))).toBeUndefined();
 		expect(orderOf(records('thr_9', 'thr_10', 'thr_11'))).toBe('oldestFirst');
 		expect(orderOf(records('thr_11', 'thr_2'))).toBe('newestFirst');
@@ -98,18 +104,30 @@ describe('newest record', () => {
 describe('newer than', () => {
 	const at = (id: string, createdAt?: number) => ({ id, record: { id, createdAt } });
 
-	it('compares dates when the record has one and a date is given, else the numbers ending IDs with its prefix', () => {
-		expect(isNewerThan(at('a', 5), 4, [])).toBe(true);
-		expect(isNewerThan(at('a', 5), 5, [])).toBe(false);
-		expect(isNewerThan(at('a', 5), 6, ['a_1'])).toBe(false);
-		expect(isNewerThan(at('x_3'), 6, ['x_2', 'y_9', 'opaque'])).toBe(true);
-		expect(isNewerThan(at('x_2', 5), undefined, ['x_2'])).toBe(false);
-		expect(isNewerThan(at('x_1'), undefined, ['x_2'])).toBe(false);
-		expect(isNewerThan(at('x_3'), undefined, ['y_5'])).toBe(true);
-		expect(isNewerThan(at('opaque'), undefined, ['x_2'])).toBe(true);
-		expect(isNewerThan(at('x_3'), undefined, [])).toBe(true);
+	it('compares dates when the record has one and a date is known (the same second: by the IDs read in it), else the numbers ending IDs', () => {
+		expect(isNewSince(at('a', 5), { time: 4 })).toBe(true);
+		expect(isNewSince(at('a', 5), { time: 5, ids: ['a'] })).toBe(false);
+		expect(isNewSince(at('b', 5), { time: 5, ids: ['a'] })).toBe(true);
+		expect(isNewSince(at('b', 5), { time: 5 })).toBe(true);
+		expect(isNewSince(at('a', 5), { time: 6, number: 1 })).toBe(false);
+		expect(isNewSince(at('x_3'), { time: 6, number: 2 })).toBe(true);
+		expect(isNewSince(at('x_2'), { number: 2 })).toBe(false);
+		expect(isNewSince(at('opaque'), { number: 2 })).toBe(true);
+		expect(isNewSince(at('x_3'), {})).toBe(true);
 		// Dated, but no date to compare with: the ID number decides.
-		expect(isNewerThan(at('x_3', 5), undefined, ['x_2'])).toBe(true);
+		expect(isNewSince(at('x_3', 5), { number: 2 })).toBe(true);
+		expect(isNewSince(at('x_3', 5), { number: 3 })).toBe(false);
+	});
+
+	it('keeps the newest date with the IDs read in it, and the highest number of an undated ID', () => {
+		const read = [at('a', 5), at('x_9'), at('b', 7), at('c', 7), at('b', 7), at('x_4'), at('d', 6)];
+		expect(newestOf(read, {})).toEqual({ time: 7, ids: ['b', 'c'], number: 9 });
+		expect(newestOf([at('e', 7)], { time: 7, ids: ['b'], number: 2 })).toEqual({
+			time: 7,
+			ids: ['b', 'e'],
+			number: 2,
+		});
+		expect(newestOf([at('opaque')], {})).toEqual({ time: undefined, ids: [], number: undefined });
 	});
 });
 
@@ -134,7 +152,7 @@ describe('record filters', () => {
 describe('list reader', () => {
 	const list = Array.from({ length: 5 }, (_, index) => ({ id: `r${index + 1}` }));
 
-	it('reads page after page to the end, each record once, and stops at the first page holding an ID it is to stop at', async () => {
+	it('reads page after page to the end, each record once, and stops at the first page holding a record it is to stop at', async () => {
 		const { list: paged, fetched } = listOf([...list, { id: 'r1' }], { pageSize: 2 });
 		const whole = await new ListReader(paged).read();
 		expect(whole.records.map(({ id }) => id)).toEqual(['r1', 'r2', 'r3', 'r4', 'r5']);
@@ -146,7 +164,7 @@ describe('list reader', () => {
 		).read();
 		expect(onePage.records).toEqual([{ id: 'a', record: { id: 'a' } }]);
 
-		const first = await new ListReader(paged).read(undefined, { ids: new Set(['r3']) });
+		const first = await new ListReader(paged).read(undefined, { old: ({ id }) => id === 'r3' });
 		const dated = (id: string, createdAt: number) => ({ id, createdAt });
 		// Only the list's first page may stop a read for showing the newest records first.
 		const later = listOf([{ id: 'a' }, ...[4, 3, 2, 1].map((n) => dated(`n${n}`, n))], {

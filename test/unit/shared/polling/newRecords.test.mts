@@ -48,9 +48,9 @@ describe('new records', () => {
 
 		const next = await poll(plain('a', 'b', 'c'), first.memory);
 		expect(emitted(next)).toEqual(['c']);
-		// 'c' came at the end: the list is oldest first, remembered from its new end.
-		expect(next.memory.order).toBe('oldestFirst');
-		expect(next.memory.seenIds).toEqual(['c', 'b', 'a']);
+		// Where 'c' came shows no order (issue 37): only dates or numbers do.
+		expect(next.memory.order).toBeUndefined();
+		expect(next.memory.seenIds).toEqual(['a', 'b', 'c']);
 		expect((await poll(plain('a', 'b', 'c'), next.memory)).records).toEqual([]);
 		// Nothing new shows no order.
 		expect((await poll(plain('a', 'b'), first.memory)).memory.order).toBeUndefined();
@@ -61,9 +61,12 @@ describe('new records', () => {
 		const other = await pollNewRecords(listOf(plain('a', 'b')).list, first.memory, 'other', []);
 		expect(other.records).toEqual([]);
 		expect(other.memory.seenIds).toEqual(['a', 'b']);
-		// The format before issue 31 kept `ids`, `pending`, `tail`, `gaps`, `seeking`.
+		// The format before issue 31 kept `ids`, `pending`, `tail`, `gaps`, `seeking`; the one before
+		// issue 37 had no `newest`.
 		const older = { fingerprint: first.memory.fingerprint, ids: ['a'] };
 		expect((await poll(plain('a', 'b'), older)).records).toEqual([]);
+		const before37 = { fingerprint: first.memory.fingerprint, seenIds: ['a'], refusedIds: [] };
+		expect((await poll(plain('a', 'b'), before37)).records).toEqual([]);
 	});
 
 	it('warns when a list read whole no longer shows any record seen before, in either order', async () => {
@@ -116,7 +119,7 @@ describe('new records', () => {
 			},
 		);
 		expect(completed.records).toEqual([{ id: 'b', status: 'completed' }]);
-		expect(completed.memory.seenIds).toEqual(['b', 'a']);
+		expect(completed.memory.seenIds).toEqual(['a', 'b']);
 		expect(completed.memory.refusedIds).toEqual([]);
 		// A refused record the poll does not read stays refused.
 		const unread = await poll(plain('a'), whileQueued.memory, { filters: done });
@@ -132,28 +135,80 @@ describe('new records', () => {
 		expect((refused.memory.refusedIds as string[])[0]).toBe('r1');
 	});
 
-	it('stays within 1,000 IDs and watches both ends, 500 each, of a longer list whose order it cannot tell', async () => {
+	it('remembers up to 5,000 IDs of a list in no visible order, and finds new records anywhere in it', async () => {
 		const list = opaque(2000);
 		const first = await poll(list);
 		expect(first.memory.order).toBeUndefined();
-		const ids = first.memory.seenIds as string[];
-		expect(ids).toHaveLength(1000);
-		expect(ids.slice(0, 500)).toEqual(list.slice(0, 500).map(({ id }) => id));
-		expect(ids.slice(500)).toEqual(list.slice(1500).map(({ id }) => id));
-
-		// New records at either end are found; the unremembered middle is never reported.
-		const grown = [...plain('new-first'), ...list, ...plain('new-last')];
+		expect(first.memory.seenIds).toHaveLength(2000);
+		const grown = [
+			...plain('new-first'),
+			...list.slice(0, 900),
+			...plain('inside'),
+			...list.slice(900),
+		];
 		const next = await poll(grown, first.memory);
-		expect(emitted(next)).toEqual(['new-first', 'new-last']);
-		expect(next.memory.order).toBeUndefined();
-		expect(next.memory.seenIds).toHaveLength(1000);
-		// The 500th record from the end is watched.
-		const inTail = [...list.slice(0, 1501), ...plain('in-tail'), ...list.slice(1501)];
-		expect(emitted(await poll(inTail, first.memory))).toEqual(['in-tail']);
+		expect(emitted(next)).toEqual(['new-first', 'inside']);
 		expect((await poll(grown, next.memory)).records).toEqual([]);
+		// Records that left: no flood.
+		expect((await poll(list.slice(0, 1950), next.memory)).records).toEqual([]);
 	});
 
-	it('remembers the new end of a list whose dates show its order, and learns an order from where new records appear', async () => {
+	it('emits nothing of a list in no visible order longer than its memory, and warns, until it fits again', async () => {
+		const list = opaque(5000);
+		const first = await poll(list);
+		const over = await poll([...list, ...plain('one-too-many')], first.memory);
+		expect(over.records).toEqual([]);
+		expect(over.memory.overflow).toBe(true);
+		expect(over.memory.seenIds).toHaveLength(5000);
+		expect(over.warning).toBe(
+			'Trigger: the list of records shows no order and holds more than the 5000 records the trigger can tell apart; new records are not emitted until it holds fewer. Narrow it with Query Parameters.',
+		);
+		// Back within the memory: the first read takes it in again, the next emits what is new.
+		const fits = await poll(list.slice(1), over.memory);
+		expect(fits.records).toEqual([]);
+		expect(fits.memory.overflow).toBeUndefined();
+		expect(emitted(await poll([...list.slice(1), ...plain('new')], fits.memory))).toEqual(['new']);
+		// A dated record newer than all read is new even then.
+		const dated = { id: 'dated', createdAt: 5 };
+		const datedOver = await poll(
+			[...list, { id: 'old', createdAt: 1 }, ...plain('x')],
+			first.memory,
+		);
+		expect(emitted(await poll([...list, dated, ...plain('x')], datedOver.memory))).toEqual([
+			'dated',
+		]);
+	});
+
+	it('counts a list in no visible order over the polls that read it in parts, and stays quiet for the whole pass that outgrew the memory', async () => {
+		const inParts = async (list: IDataObject[], stored: IDataObject) => {
+			const { list: eventList } = listOf(list, { pageSize: 2000, budgetMs: 0 });
+			return await pollNewRecords(eventList, stored, CONFIGURATION, []);
+		};
+		const list = opaque(5000);
+		let memory = (await poll(list)).memory;
+		const over = [...list, ...plain('over')];
+		const counts: unknown[] = [];
+		for (let part = 0; part < 3; part++) {
+			const next = await inParts(over, memory);
+			expect(next.records).toEqual([]);
+			counts.push(
+				(next.memory.unread as { count?: number } | undefined)?.count ?? next.memory.overflow,
+			);
+			memory = next.memory;
+		}
+		expect(counts).toEqual([2000, 4000, true]);
+		// The next pass stays quiet to its end, though its first parts fit.
+		const fits = [...list.slice(2), ...plain('during')];
+		for (let part = 0; part < 3; part++) {
+			const next = await inParts(fits, memory);
+			expect(next.records).toEqual([]);
+			expect(next.memory.overflow).toBe(part < 2 ? true : undefined);
+			memory = next.memory;
+		}
+		expect(emitted(await poll([...fits, ...plain('after')], memory))).toEqual(['after']);
+	});
+
+	it('learns the order from the dates of its records, never from where new records appear', async () => {
 		const first = await poll(range(1, 30, true), undefined, { pageSize: 10 });
 		expect(first.memory.order).toBe('oldestFirst');
 		expect((first.memory.seenIds as string[])[0]).toBe('r30');
@@ -164,11 +219,14 @@ describe('new records', () => {
 		expect(unordered.memory.order).toBeUndefined();
 		const next = await poll([...plain('fresh'), ...list], unordered.memory, { pageSize: 10 });
 		expect(emitted(next)).toEqual(['fresh']);
-		expect(next.memory.order).toBe('newestFirst');
+		expect(next.memory.order).toBeUndefined();
 
-		// Pages that show different orders leave it unknown.
-		const mixed = [...range(1, 2, true), ...range(3, 4, true).reverse()];
-		expect((await poll(mixed, undefined, { pageSize: 2 })).memory.order).toBeUndefined();
+		// A batch listed in another order at the new end does not hide the order.
+		const batch = [...range(1, 2, true), ...range(3, 4, true).reverse()];
+		expect((await poll(batch, undefined, { pageSize: 2 })).memory.order).toBe('oldestFirst');
+		// Records of one poll alone (its new ones) teach nothing.
+		const empty = await poll([], undefined);
+		expect((await poll(range(1, 3, true), empty.memory)).memory.order).toBeUndefined();
 	});
 
 	it('goes on at the next poll after 1,000 pages, and the first poll reading on emits nothing old', async () => {
@@ -177,7 +235,12 @@ describe('new records', () => {
 		const first = await poll(list, undefined, { pageSize: 2 });
 		expect(first.memory.order).toBe('oldestFirst');
 		expect(first.memory.resumeAt).toEqual({ qs: { page: 1001 } });
-		expect(first.memory.unread).toEqual({ endIds: [], newAfter: expect.any(Number) as number });
+		// The rest of the first read is old, unless dated after the first poll began.
+		expect(first.memory.unread).toEqual({
+			newest: { time: expect.any(Number) as number, ids: [] },
+			quiet: true,
+			count: 2000,
+		});
 		const fresh = { id: 'fresh', createdAt: Date.now() + 1000 };
 		const next = await poll([...list, fresh], first.memory, { pageSize: 2 });
 		expect(emitted(next)).toEqual(['fresh']);
@@ -236,7 +299,8 @@ describe('new records over polls short of time', () => {
 		const cut = await shortPoll(newestFirst(1, 11), first.memory);
 		expect(emitted(cut)).toEqual(['n11', 'n10']);
 		expect(cut.memory.resumeAt).toEqual({ qs: { page: 2 } });
-		expect(cut.memory.unread).toEqual({ endIds: ['n6', 'n5'], newAfter: 1006 });
+		// The range is judged from what was newest when it began.
+		expect(cut.memory.unread).toEqual({ newest: { time: 1006, ids: ['n6'] }, count: 2 });
 		expect(cut.memory.seenIds).toEqual(['n11', 'n10', 'n6', 'n5']);
 
 		// n12 arrives: page 2 now starts with n10, emitted already.
@@ -244,7 +308,7 @@ describe('new records over polls short of time', () => {
 		expect(range.fetched).toEqual([{ qs: { page: 2 } }]);
 		expect(emitted(range)).toEqual(['n9']);
 		expect(range.memory.resumeAt).toEqual({ qs: { page: 3 } });
-		expect(range.memory.unread).toEqual({ endIds: ['n6', 'n5'], newAfter: 1006 });
+		expect(range.memory.unread).toEqual({ newest: { time: 1006, ids: ['n6'] }, count: 4 });
 
 		const rangeEnd = await shortPoll(newestFirst(1, 12), range.memory);
 		expect(rangeEnd.fetched).toEqual([{ qs: { page: 3 } }]);
@@ -254,16 +318,17 @@ describe('new records over polls short of time', () => {
 		expect(done.fetched).toEqual([{ qs: { page: 4 } }]);
 		expect(done.records).toEqual([]);
 		expect(done.memory.unread).toBeUndefined();
-		// The range's records are remembered between the newer records and the range's end.
-		expect(done.memory.seenIds).toEqual(['n11', 'n10', 'n9', 'n8', 'n7', 'n6', 'n5']);
+		// The range ends at the first page holding a record of what was newest when it began.
+		expect([...(done.memory.seenIds as string[])].sort()).toEqual(
+			['n11', 'n10', 'n9', 'n8', 'n7', 'n6', 'n5'].sort(),
+		);
 
 		const head = await poll(newestFirst(1, 12), done.memory, { pageSize: 2 });
 		expect(emitted(head)).toEqual(['n12']);
-		expect(head.memory.seenIds).toEqual(['n12', 'n11', 'n10', 'n9', 'n8', 'n7', 'n6', 'n5']);
 		expect((await poll(newestFirst(1, 12), head.memory, { pageSize: 2 })).records).toEqual([]);
 	});
 
-	it('newest first: an unread range whose end left the list emits what is dated after it began', async () => {
+	it('newest first: an unread range whose end left the list emits what is dated after it began (its second too) or shows no date or number', async () => {
 		const first = await poll(newestFirst(1, 2), undefined, { pageSize: 2 });
 		const cut = await shortPoll(newestFirst(1, 7), first.memory);
 		expect(emitted(cut)).toEqual(['n7', 'n6']);
@@ -274,14 +339,16 @@ describe('new records over polls short of time', () => {
 			{ id: 'undated' },
 		];
 		const rest = await poll(gone, cut.memory, { pageSize: 2 });
-		expect(emitted(rest)).toEqual(['n5', 'n4', 'n3']);
+		expect(emitted(rest)).toEqual(['n5', 'n4', 'n3', 'same', 'undated']);
 		expect(rest.memory.unread).toBeUndefined();
 	});
 
-	it('newest first: a page that shows the other order makes the next poll learn the order again', async () => {
+	it('newest first: a page that shows the other order keeps the order learnt (issue 37: it made the next polls read the whole list)', async () => {
 		const first = await poll(newestFirst(1, 4), undefined, { pageSize: 2 });
-		const turned = await poll([...newestFirst(1, 4)].reverse(), first.memory, { pageSize: 2 });
-		expect(turned.memory.order).toBeUndefined();
+		const batch = [...newestFirst(5, 6).reverse(), ...newestFirst(1, 4)];
+		const turned = await poll(batch, first.memory, { pageSize: 2 });
+		expect(emitted(turned)).toEqual(['n5', 'n6']);
+		expect(turned.memory.order).toBe('newestFirst');
 		expect(turned.memory.unread).toBeUndefined();
 	});
 
@@ -363,15 +430,13 @@ describe('new records over polls short of time', () => {
 		expect(fetched).toEqual([undefined, { qs: { page: 2 } }]);
 	});
 
-	it('oldest first: a page that shows the other order makes the next poll learn the order again', async () => {
+	it('oldest first: a page that shows the other order keeps the order learnt', async () => {
 		const first = await poll(range(1, 4, true), undefined, { pageSize: 2 });
 		const turned = [...range(1, 4, true), ...range(5, 6, true).reverse()];
 		const next = await poll(turned, first.memory, { pageSize: 2 });
 		expect(emitted(next)).toEqual(['r6', 'r5']);
-		expect(next.memory.order).toBeUndefined();
-		// Also when the read goes over the whole list: where its new records are does not count then.
-		const fromStart = { ...first.memory, newestPage: undefined };
-		expect((await poll(turned, fromStart, { pageSize: 2 })).memory.order).toBeUndefined();
+		expect(next.memory.order).toBe('oldestFirst');
+		expect(next.memory.newestPage).toEqual({ qs: { page: 3 } });
 	});
 
 	it('oldest first: a read from the start cut short after records seen before goes on at the next poll', async () => {
@@ -395,9 +460,18 @@ describe('new records over polls short of time', () => {
 		// Oldest first: before the first record seen; dated or, with numbered IDs, not.
 		for (const dated of [true, false]) {
 			const oldest = await poll(range(1, 3, dated));
-			const before = [{ id: 'x', ...(dated && { createdAt: 1 }) }, ...range(1, 4, dated)];
+			const before = [
+				{ id: dated ? 'x' : 'r0', ...(dated && { createdAt: 1 }) },
+				...range(1, 4, dated),
+			];
 			expect(emitted(await poll(before, oldest.memory))).toEqual(['r4']);
 		}
+		// A record with neither a date nor a number cannot be told old: it is new.
+		const oldest = await poll(range(1, 3));
+		expect(emitted(await poll([...plain('x'), ...range(1, 4)], oldest.memory))).toEqual([
+			'x',
+			'r4',
+		]);
 	});
 
 	it('newest first, undated: the records of an unread range are new up to its end', async () => {
@@ -413,13 +487,12 @@ describe('new records over polls short of time', () => {
 		expect(emitted(rest)).toEqual(['n7']);
 	});
 
-	it('newest first: remembers the 1,000 newest of more new records, and ends an unread range at 100 of them', async () => {
+	it('newest first: remembers the 1,000 newest of more new records', async () => {
 		const first = await poll(newestFirst(1, 2), undefined, { pageSize: 100 });
 		const next = await poll(newestFirst(1, 1202), first.memory, { pageSize: 100 });
 		expect(next.records).toHaveLength(1200);
 		expect(next.memory.seenIds).toEqual(newestFirst(203, 1202).map(({ id }) => id));
-		const cut = await shortPoll(newestFirst(1, 1205), next.memory);
-		expect((cut.memory.unread as { endIds: string[] }).endIds).toHaveLength(100);
+		expect(next.memory.newest).toEqual({ time: 2202, ids: ['n1202'] });
 	});
 
 	it('warns, emitting nothing, when the list shows only records older than those seen', async () => {
@@ -454,7 +527,7 @@ describe('new records over polls short of time', () => {
 		const moved = [...range(10, 11, true), late, ...range(12, 13, true)];
 		const cut = await shortPoll(moved, { ...first.memory, newestPage: undefined });
 		expect(cut.memory.resumeAt).toEqual({ qs: { page: 2 } });
-		expect(cut.memory.unread).toEqual({ endIds: [], newAfter: 1002 });
+		expect(cut.memory.unread).toEqual({ newest: { time: 1002, ids: ['r2'] }, count: 2 });
 		expect(emitted(cut)).toEqual(['r10', 'r11']);
 		const again = await shortPoll(moved, cut.memory);
 		expect(emitted(again)).toEqual(['r12']);
@@ -534,6 +607,7 @@ describe('new records over polls short of time', () => {
 			fingerprint: expect.stringMatching(/^[0-9a-f]{32}$/) as string,
 			seenIds: [],
 			refusedIds: [],
+			newest: { ids: [] },
 		});
 		const next = await poll(plain('b', 'a'), first.memory);
 		expect(emitted(next)).toEqual(['b', 'a']);

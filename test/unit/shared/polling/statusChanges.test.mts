@@ -49,6 +49,26 @@ describe('status changes', () => {
 		expect(again.records).toEqual([]);
 	});
 
+	it('a change of case alone is no change (issue 37, found by the model)', async () => {
+		const first = await poll(sites('HEALTHY'), undefined);
+		const lower = await poll(sites('healthy'), first.memory);
+		expect(lower.records).toEqual([]);
+		const changed = await poll(sites('CRITICAL'), lower.memory);
+		expect(changed.records).toEqual([
+			{ id: 'site_1', status: 'CRITICAL', previousStatus: 'healthy' },
+		]);
+	});
+
+	it('a status missing for a poll keeps the one remembered (issue 37: the next change counted as a first listing)', async () => {
+		const first = await poll(sites('HEALTHY'), undefined);
+		const missing = await poll([{ id: 'site_1' }], first.memory);
+		expect(missing.records).toEqual([]);
+		const changed = await poll(sites('CRITICAL'), missing.memory);
+		expect(changed.records).toEqual([
+			{ id: 'site_1', status: 'CRITICAL', previousStatus: 'HEALTHY' },
+		]);
+	});
+
 	it('starts over for a memory of another configuration', async () => {
 		const first = await poll(sites('HEALTHY'), undefined);
 		const other = await pollStatusChanges(

@@ -1,0 +1,121 @@
+/**
+ * The cases of issue 37 and the counterexamples the model (newRecords.model.test.mts) found, each
+ * as a plain example.
+ */
+import type { IDataObject } from 'n8n-workflow';
+import { describe, expect, it } from 'vitest';
+
+import type { RecordFilter } from '../../../../nodes/shared/polling/listRecords.ts';
+import { newestNewRecord, pollNewRecords } from '../../../../nodes/shared/polling/newRecords.ts';
+import { listOf } from './records.mts';
+
+const EPOCH = 1_700_000_000_000;
+
+/** Records n<from> … n<to> dated a second apart, newest first. */
+function newestFirst(from: number, to: number, extra: IDataObject = {}): IDataObject[] {
+	return Array.from({ length: to - from + 1 }, (_, index) => ({
+		id: `x${to - index}q`,
+		createdAt: EPOCH + (to - index) * 1000,
+		...extra,
+	}));
+}
+
+/** Opaque IDs, no dates: no visible order. */
+function opaque(from: number, to: number): IDataObject[] {
+	return Array.from({ length: to - from + 1 }, (_, index) => ({
+		id: `k${((from + index) * 7919) % 100_003}x${from + index}q`,
+	}));
+}
+
+/** Polls `list` over `polls` memories: each poll's memory goes on to the next; the IDs each emitted. */
+class Poller {
+	memory: IDataObject | undefined;
+	constructor(private readonly filters: RecordFilter[] = []) {}
+	async poll(list: IDataObject[], pageSize?: number, budgetMs?: number) {
+		const read = listOf(list, { pageSize, budgetMs });
+		const result = await pollNewRecords(read.list, this.memory, 'c', this.filters);
+		this.memory = JSON.parse(JSON.stringify(result.memory)) as IDataObject;
+		return { ids: result.records.map(({ id }) => id as string), pages: read.fetched.length };
+	}
+}
+
+describe('issue 37: each record once', () => {
+	it('a burst read a page per poll (the poll budget) is emitted once, not again', async () => {
+		const poller = new Poller();
+		await poller.poll(newestFirst(1, 500), 1000, 0);
+		const list = newestFirst(1, 3500);
+		const emitted: string[] = [];
+		for (let poll = 0; poll < 8; poll++) emitted.push(...(await poller.poll(list, 1000, 0)).ids);
+		expect(emitted.length).toBe(3000);
+		expect(new Set(emitted).size).toBe(3000);
+	});
+
+	it('a batch listed oldest first on the top page of a newest-first list does not re-emit the list', async () => {
+		const poller = new Poller();
+		await poller.poll(newestFirst(1, 120), 10);
+		const batch = newestFirst(121, 130).reverse();
+		const list = [...batch, ...newestFirst(1, 120)];
+		expect((await poller.poll(list, 10)).ids).toHaveLength(10);
+		expect((await poller.poll(list, 10)).ids).toEqual([]);
+		expect((await poller.poll(list, 10)).pages).toBeLessThanOrEqual(2);
+	});
+
+	it('a long list in no visible order, read in parts, emits nothing old', async () => {
+		const poller = new Poller();
+		const list = opaque(1, 3000);
+		for (let poll = 0; poll < 6; poll++) expect((await poller.poll(list, 1500, 0)).ids).toEqual([]);
+		const added = [...list.slice(0, 1700), ...opaque(3001, 3001), ...list.slice(1700)];
+		const emitted: string[] = [];
+		for (let poll = 0; poll < 3; poll++) emitted.push(...(await poller.poll(added, 1500, 0)).ids);
+		expect(emitted).toEqual([opaque(3001, 3001)[0].id]);
+	});
+
+	it('records leaving a long list in no visible order emit nothing', async () => {
+		const poller = new Poller();
+		await poller.poll(opaque(1, 2000));
+		expect((await poller.poll(opaque(1, 1950))).ids).toEqual([]);
+	});
+
+	it('a record inserted inside a short list sorted by name is emitted', async () => {
+		const poller = new Poller();
+		const named = (...ids: string[]) => ids.map((id) => ({ id }));
+		await poller.poll(named('b', 'd', 'f'));
+		expect((await poller.poll(named('a', 'b', 'd', 'f'))).ids).toEqual(['a']);
+		expect((await poller.poll(named('a', 'b', 'd', 'e', 'f'))).ids).toEqual(['e']);
+	});
+
+	it('a filtered oldest-first list with more than 200 refused records is not read whole each poll', async () => {
+		const poller = new Poller([{ fields: ['severity'], values: ['high'] }]);
+		const oldestFirst = (from: number, to: number) =>
+			newestFirst(from, to, { severity: 'low' }).reverse();
+		await poller.poll(oldestFirst(1, 100), 10);
+		const list = oldestFirst(1, 400);
+		await poller.poll(list, 10);
+		await poller.poll(list, 10);
+		expect((await poller.poll(list, 10)).pages).toBeLessThanOrEqual(2);
+	});
+
+	it('Fetch Test Event finds the newest matching record on a later page of a newest-first list', async () => {
+		const list = [
+			...newestFirst(11, 20, { severity: 'low' }),
+			...newestFirst(1, 10, { severity: 'high' }),
+		];
+		const filters = [{ fields: ['severity'], values: ['high'] }];
+		const newest = await newestNewRecord(
+			listOf(list, { pageSize: 10 }).list,
+			undefined,
+			'c',
+			filters,
+		);
+		expect(newest?.id).toBe('x10q');
+	});
+
+	it('New Audit: an audit dated the second of the newest one seen is emitted when more than the window arrives', async () => {
+		const poller = new Poller();
+		await poller.poll(newestFirst(1, 100));
+		const sameSecond = { id: 'same', createdAt: EPOCH + 100 * 1000 };
+		const list = [...newestFirst(101, 200), sameSecond, ...newestFirst(1, 100)].slice(0, 100);
+		const window = [...list.slice(0, 99), sameSecond];
+		expect((await poller.poll(window)).ids).toContain('same');
+	});
+});

@@ -1,0 +1,90 @@
+/**
+ * The poll engine's promise for new records, checked against generated list histories (the rules:
+ * docs/design.md, "Poll triggers"; the model and its oracle: listModel.mts). A failure prints the
+ * seed and the shrunk history; replay it with PROPERTY_SEED=<seed>.
+ */
+import fc from 'fast-check';
+import { afterEach, describe, it, vi } from 'vitest';
+
+import { propertyRuns } from '../../../support/harness/propertyRuns.mts';
+import { listCommands, ListWorld, type ListShape } from './listModel.mts';
+
+afterEach(() => {
+	vi.restoreAllMocks();
+});
+
+const order = fc.constantFrom('newestFirst', 'oldestFirst') as fc.Arbitrary<ListShape['order']>;
+
+async function run(
+	shape: ListShape,
+	durableCursors: boolean,
+	initial: number,
+	commands: Iterable<fc.AsyncCommand<object, ListWorld>>,
+): Promise<void> {
+	const world = new ListWorld(shape, durableCursors, initial);
+	await fc.asyncModelRun(() => ({ model: {}, real: world }), commands);
+	await world.settle();
+}
+
+const shortList = (shape: fc.Arbitrary<ListShape>, runs: number, batch = 4) =>
+	fc.assert(
+		fc.asyncProperty(
+			shape,
+			fc.boolean(),
+			fc.nat(12),
+			fc.commands(listCommands(batch), { maxCommands: 30 }),
+			async (listShape, durable, initial, commands) => {
+				await run(listShape, durable, initial, commands);
+			},
+		),
+		propertyRuns(runs),
+	);
+
+const longList = (shape: fc.Arbitrary<ListShape>, runs: number, initial: number[]) =>
+	fc.assert(
+		fc.asyncProperty(
+			shape,
+			fc.boolean(),
+			fc.constantFrom(...initial),
+			fc.commands(listCommands(3000), { maxCommands: 10 }),
+			async (listShape, durable, start, commands) => {
+				await run(listShape, durable, start, commands);
+			},
+		),
+		propertyRuns(runs),
+	);
+
+const pageSize = fc.integer({ min: 1, max: 5 });
+const longPages = fc.constantFrom(100, 500, 1000);
+
+describe('new records: the promise over generated histories', () => {
+	it('a short list whose records carry a date or a rising number', async () => {
+		await shortList(fc.record({ ids: fc.constantFrom('dated', 'numbered'), order, pageSize }), 150);
+	});
+
+	it('a short list in no visible order', async () => {
+		await shortList(fc.record({ ids: fc.constant('opaque'), order, pageSize }), 150);
+	});
+
+	it("the audit list's window: the newest few of a dated list, in one page", async () => {
+		const window = fc.integer({ min: 2, max: 6 });
+		const shape = window.map(
+			(size): ListShape => ({ ids: 'dated', order: 'newestFirst', pageSize: 100, window: size }),
+		);
+		await shortList(shape, 100, 9);
+	});
+
+	it('a long list whose records carry a date or a rising number', async () => {
+		const shape = fc.record({
+			ids: fc.constantFrom('dated', 'numbered'),
+			order,
+			pageSize: longPages,
+		});
+		await longList(shape, 25, [0, 150, 2000]);
+	});
+
+	it('a long list in no visible order', async () => {
+		const shape = fc.record({ ids: fc.constant('opaque'), order, pageSize: longPages });
+		await longList(shape, 15, [0, 2000]);
+	});
+});

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { nodes } from '../../../../nodes/SecurityService/webhookTrigger/rings.ts';
 import { processPacers } from '../../../../nodes/shared/pacing/pacers.ts';
 import { RECORDING_GRACE_MS } from '../../../../nodes/shared/webhooks/n8nWebhookContract.ts';
-import { FakeN8n, LATE_RECORDING_MS, type Threat } from './fakeN8n.mts';
+import { FakeN8n, LATE_RECORDING_MS, type Threat } from '../../../support/harness/fakeN8n.mts';
 
 /** Steps go on at once, except those whose label a test holds until it lets them go. */
 function steps() {

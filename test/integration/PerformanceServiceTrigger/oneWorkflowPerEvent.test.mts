@@ -204,17 +204,7 @@ describe('Performance Service Trigger: one workflow per event', () => {
 		};
 		const listener = await listen({ ...setupFor(), recordExecution });
 		const body = eventBody('audit.completed');
-		const timestamp = epochSeconds();
-		const abandoned = request(listener.url, {
-			method: 'POST',
-			headers: {
-				'content-type': 'application/json',
-				'x-service-webhook-timestamp': timestamp,
-				'x-service-webhook-signature': sign(SECRET, timestamp, body),
-			},
-		});
-		abandoned.on('error', () => undefined);
-		abandoned.end(body);
+		const abandoned = sendSigned(listener, body);
 		await vi.waitFor(() => expect(calls).toBe(1), { timeout: 20_000 });
 		abandoned.destroy();
 		// The connection is gone before n8n has recorded the execution.

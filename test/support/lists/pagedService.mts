@@ -1,11 +1,13 @@
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
+import { expect } from 'vitest';
 
 /**
  * A model service that serves a list of records in pages, in one of the pagination styles the
  * list reader accepts, optionally with a fault: a hint naming a page already served (a link
  * back, a self-link, a repeated cursor), a paging parameter it ignores, or a more-pages signal
- * that names nothing to follow. Shared by the unit and the HTTP property tests of the page walk.
+ * that names nothing to follow. Shared by the unit and the HTTP property tests of the page walk,
+ * with the properties they check (readsWholeList, failsOnFault).
  */
 
 export const PAGE_STYLES = [
@@ -202,3 +204,54 @@ export function faultMet(list: PagedList): boolean {
 }
 
 export const modelPath = PATH;
+
+/** What reading a list gave: the records' ids or the failure, and every URL the service received. */
+export interface ListRead {
+	error?: Error;
+	ids: unknown[];
+	sent: URL[];
+}
+export type ReadList = (list: PagedList, returnAll: boolean, limit: number) => Promise<ListRead>;
+
+/** What every read keeps, whatever the service answered. */
+function checkRead(list: PagedList, returnAll: boolean, limit: number, result: ListRead): void {
+	const all = list.pages.flat().map((record) => record.id);
+	// The user's query parameters on every request, each once with the user's value.
+	for (const url of result.sent) {
+		expect(url.pathname).toBe(PATH);
+		for (const [name, value] of list.query) expect(url.searchParams.getAll(name)).toEqual([value]);
+	}
+	if (result.error) {
+		// Every failure is a node error that says why.
+		expect(result.error.name).toBe('NodeApiError');
+		expect(result.error.message).toMatch(/already read|goes on/);
+		return;
+	}
+	// No record twice, none dropped: the list (or its first `limit` records) in order.
+	expect(result.ids).toEqual(returnAll ? all : all.slice(0, limit));
+}
+
+/** A list served without a fault is read whole (Return All), in order, one request per page. */
+export const readsWholeList = (read: ReadList) =>
+	fc.asyncProperty(wholeList, async (list) => {
+		const result = await read(list, true, 50);
+		expect(result.error).toBeUndefined();
+		checkRead(list, true, 50, result);
+		expect(result.sent).toHaveLength(list.pages.length);
+	});
+
+/** A fault met by the read fails it with a node error naming the cause, having output nothing twice. */
+export const failsOnFault = (read: ReadList) =>
+	fc.asyncProperty(
+		faultyList,
+		fc.boolean(),
+		fc.integer({ min: 1, max: 20 }),
+		async (list, returnAll, limit) => {
+			const result = await read(list, returnAll, limit);
+			checkRead(list, returnAll, limit, result);
+			if (returnAll && faultMet(list)) {
+				const cause = list.fault?.kind === 'unreadable' ? 'goes on' : 'already read';
+				expect(result.error?.message).toContain(cause);
+			}
+		},
+	);

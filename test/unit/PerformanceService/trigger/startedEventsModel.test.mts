@@ -18,10 +18,8 @@
  * - n8n recording after those 60 s still makes the event known (late).
  * - A save writes what its process knows; a duplicate saves only if its loaded copy lacked some.
  */
-import { EventEmitter } from 'node:events';
-
 import fc from 'fast-check';
-import { ObservableObject, type IDataObject, type IWebhookFunctions } from 'n8n-workflow';
+import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import {
@@ -30,6 +28,7 @@ import {
 	startOncePerEvent,
 	type NodeEvents,
 } from '../../../../nodes/PerformanceService/trigger/startedEvents.ts';
+import { FakeResponse, StaticDataStore } from '../../../support/harness/fakeN8nParts.mts';
 import { propertyRuns } from '../../../support/harness/propertyRuns.mts';
 import { readStoredEvents, STATIC_DATA_FIELD } from '../../../support/harness/startedEvents.mts';
 
@@ -37,30 +36,6 @@ const GRACE_MS = 60_000;
 const TICK_MS = 20_000;
 const WINDOW_SECONDS = 24 * 3600;
 const EVENTS = 2;
-
-/** The response n8n hands the trigger, as far as it is read: Node's order of 'finish' and 'close'. */
-class Response extends EventEmitter {
-	statusCode = 200;
-	closed = false;
-	destroyed = false;
-	headersSent = false;
-	body: unknown;
-	setHeader(): void {}
-	end(body?: string): void {
-		if (this.headersSent) return;
-		this.headersSent = true;
-		if (this.closed) return; // to a socket already gone: no 'finish'
-		this.body = body === undefined ? undefined : JSON.parse(body);
-		this.emit('finish');
-		this.leave();
-	}
-	leave(): void {
-		if (this.closed) return;
-		this.closed = true;
-		this.destroyed = true;
-		this.emit('close');
-	}
-}
 
 type Outcome = 'record' | 'fail' | 'never';
 interface Plan {
@@ -184,24 +159,22 @@ class Oracle {
 
 /** The trigger as n8n runs it: the real `startOncePerEvent`, n8n's order of work faked. */
 class World {
-	store: IDataObject = {};
+	store = new StaticDataStore();
 	memories = [new Map<string, NodeEvents>(), new Map<string, NodeEvents>()];
 	attempts: Array<{
 		plan: Plan;
 		state: State;
-		res: Response;
+		res: FakeResponse;
 		root: IDataObject;
 		answer?: IDataObject;
 		onStarted?: () => void;
 	}> = [];
 
 	arrive(id: number, plan: Plan): void {
-		const res = new Response();
+		const res = new FakeResponse();
 		if (plan.goneFirst) res.leave();
 		// Every call loads the static data from the database (A3).
-		const root = ObservableObject.create(structuredClone(this.store), undefined, {
-			ignoreEmptyOnFirstChild: true,
-		});
+		const root = this.store.load();
 		const attempt: World['attempts'][number] = { plan, state: 'waiting', res, root };
 		this.attempts[id] = attempt;
 		const ctx = {
@@ -231,15 +204,9 @@ class World {
 				attempt.onStarted?.();
 			} else {
 				attempt.state = 'duplicate';
-				this.save(attempt);
+				this.store.save(attempt.root);
 			}
 		});
-	}
-
-	/** A3: n8n saves the static data whole when the call changed it. */
-	private save(attempt: World['attempts'][number]): void {
-		if (attempt.root.__dataChanged === true)
-			this.store = JSON.parse(JSON.stringify(attempt.root)) as IDataObject;
 	}
 
 	leave(id: number): void {
@@ -250,8 +217,7 @@ class World {
 	settle(id: number, outcome: Outcome): void {
 		const attempt = this.attempts[id];
 		if (attempt.state !== 'started' || outcome === 'never') return;
-		// A4: preparing the execution wraps the static data anew, clearing its "changed" mark.
-		ObservableObject.create(attempt.root, undefined, { ignoreEmptyOnFirstChild: true });
+		this.store.prepareExecution(attempt.root);
 		if (outcome === 'fail') {
 			attempt.state = 'failed';
 			attempt.res.statusCode = 500;
@@ -260,7 +226,7 @@ class World {
 		}
 		attempt.state = 'recorded';
 		const answer = attempt.answer!.webhookResponse; // A2
-		this.save(attempt);
+		this.store.save(attempt.root);
 		attempt.res.end(JSON.stringify(answer));
 	}
 
@@ -274,7 +240,7 @@ class World {
 	}
 
 	storedEvents(): number[] {
-		const stored = readStoredEvents(this.store[STATIC_DATA_FIELD]);
+		const stored = readStoredEvents(this.store.saved[STATIC_DATA_FIELD]);
 		return DIGESTS.flatMap((digest, event) => (stored.has(digest) ? [event] : []));
 	}
 }
@@ -309,7 +275,7 @@ function compare(world: World, oracle: Oracle, step: string): void {
 			recorded: [200, { received: true }],
 			failed: [500, { message: 'Workflow could not be started!' }],
 		}[attempt.state as 'duplicate'];
-		expect([attempt.res.statusCode, attempt.res.body], step).toEqual(expected);
+		expect([attempt.res.statusCode, JSON.parse(attempt.res.body)], step).toEqual(expected);
 	}
 }
 

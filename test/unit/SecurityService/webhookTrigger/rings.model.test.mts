@@ -5,7 +5,7 @@
  * too large), publications (activate or update, with or without a severity filter, with or
  * without removing the version before), unpublishing and restarts (the process's memory cleared,
  * then `init`); some list reads answer 503. Actions start in order; the scheduler interleaves
- * every step of n8n and the service (fakeN8n.mts), and time (fake) passes only when nothing else
+ * every step of n8n and the service (test/support/harness/fakeN8n.mts), and time (fake) passes only when nothing else
  * can happen. An oracle that knows each threat's history checks every step:
  * - emitted once (twice only for a recording later than the 60 s grace: a documented limit);
  * - never a threat listed before the current publication's baseline, or added while unpublished,
@@ -23,7 +23,12 @@ import { nodes } from '../../../../nodes/SecurityService/webhookTrigger/rings.ts
 import { processPacers } from '../../../../nodes/shared/pacing/pacers.ts';
 import { RECORDING_GRACE_MS } from '../../../../nodes/shared/webhooks/n8nWebhookContract.ts';
 import { propertyRuns } from '../../../support/harness/propertyRuns.mts';
-import { FakeN8n, LATE_RECORDING_MS, type RingSpec, type Threat } from './fakeN8n.mts';
+import {
+	FakeN8n,
+	LATE_RECORDING_MS,
+	type RingSpec,
+	type Threat,
+} from '../../../support/harness/fakeN8n.mts';
 
 type Action =
 	| { kind: 'add'; severity: Threat['severity'] }

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { nodes } from '../../../../nodes/SecurityService/webhookTrigger/rings.ts';
 import { processPacers } from '../../../../nodes/shared/pacing/pacers.ts';
 import { RECORDING_GRACE_MS } from '../../../../nodes/shared/webhooks/n8nWebhookContract.ts';
-import { FakeN8n, LATE_RECORDING_MS, type Threat } from './fakeN8n.mts';
+import { FakeN8n, LATE_RECORDING_MS, type Threat } from '../../../support/harness/fakeN8n.mts';
 
 /** Steps go on at once, except those whose label a test holds until it lets them go. */
 function steps() {
@@ -27,6 +27,16 @@ function steps() {
 const threat = (id: string): Threat => ({ id, severity: 'low' });
 const NEW_THREAT = { event: 'newThreat' };
 
+/** n8n with the trigger published while the service lists `listed`; `emitted`: each execution's records. */
+async function published(listed: string[] = []) {
+	const control = steps();
+	const emitted: string[][] = [];
+	const n8n = new FakeN8n(control.step, { execution: (ids) => emitted.push(ids) });
+	n8n.threats = listed.map(threat);
+	await n8n.publish(NEW_THREAT);
+	return { control, emitted, n8n };
+}
+
 async function until(condition: () => boolean): Promise<void> {
 	for (let tick = 0; tick < 1000 && !condition(); tick++) await vi.advanceTimersByTimeAsync(0);
 	expect(condition()).toBe(true);
@@ -41,11 +51,7 @@ describe('Security Service Webhook Trigger: callers that leave and late recordin
 	afterEach(() => vi.useRealTimers());
 
 	it('a caller that left during the read, then an execution n8n could not record: the next ring waits the grace, then emits', async () => {
-		const control = steps();
-		const emitted: string[][] = [];
-		const n8n = new FakeN8n(control.step, { execution: (ids) => emitted.push(ids) });
-		n8n.threats = [threat('t1')];
-		await n8n.publish(NEW_THREAT);
+		const { control, emitted, n8n } = await published(['t1']);
 		n8n.threats.unshift(threat('t2'));
 
 		control.hold('the service serves a read');
@@ -71,10 +77,7 @@ describe('Security Service Webhook Trigger: callers that leave and late recordin
 	});
 
 	it('a recording later than the grace, no read since: the memory is kept, nothing is emitted twice', async () => {
-		const control = steps();
-		const emitted: string[][] = [];
-		const n8n = new FakeN8n(control.step, { execution: (ids) => emitted.push(ids) });
-		await n8n.publish(NEW_THREAT);
+		const { emitted, n8n } = await published();
 		n8n.threats.unshift(threat('t1'));
 
 		const first = n8n.ring({ leaves: true, late: true });
@@ -88,10 +91,7 @@ describe('Security Service Webhook Trigger: callers that leave and late recordin
 	});
 
 	it('limit: a recording later than the grace after another ring read the list emits its records twice', async () => {
-		const control = steps();
-		const emitted: string[][] = [];
-		const n8n = new FakeN8n(control.step, { execution: (ids) => emitted.push(ids) });
-		await n8n.publish(NEW_THREAT);
+		const { emitted, n8n } = await published();
 		n8n.threats.unshift(threat('t1'));
 
 		const first = n8n.ring({ leaves: true, late: true });
@@ -104,10 +104,7 @@ describe('Security Service Webhook Trigger: callers that leave and late recordin
 	});
 
 	it('a recording later than the grace, while a later read waits to be recorded, keeps nothing: that read keeps its own', async () => {
-		const control = steps();
-		const emitted: string[][] = [];
-		const n8n = new FakeN8n(control.step, { execution: (ids) => emitted.push(ids) });
-		await n8n.publish(NEW_THREAT);
+		const { control, emitted, n8n } = await published();
 		n8n.threats.unshift(threat('t1'));
 
 		const first = n8n.ring({ leaves: true, late: true });
@@ -134,11 +131,7 @@ describe('Security Service Webhook Trigger: publications while rings wait', () =
 	});
 
 	it('a ring of the version before a new publication with other filters reads nothing, so the new memory stays', async () => {
-		const control = steps();
-		const emitted: string[][] = [];
-		const n8n = new FakeN8n(control.step, { execution: (ids) => emitted.push(ids) });
-		n8n.threats = [threat('t1')];
-		await n8n.publish(NEW_THREAT);
+		const { control, emitted, n8n } = await published(['t1']);
 		n8n.threats.unshift(threat('t2'));
 
 		control.hold('ring 1: n8n creates the execution');
@@ -157,10 +150,7 @@ describe('Security Service Webhook Trigger: publications while rings wait', () =
 	});
 
 	it('a ring whose read is served after unpublishing emits nothing added meanwhile (found by the model)', async () => {
-		const control = steps();
-		const emitted: string[][] = [];
-		const n8n = new FakeN8n(control.step, { execution: (ids) => emitted.push(ids) });
-		await n8n.publish(NEW_THREAT);
+		const { control, emitted, n8n } = await published();
 
 		control.hold('the service serves a read');
 		const inFlight = n8n.ring();

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { NodeApiError, type IDataObject, type INode } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import {
@@ -8,16 +8,17 @@ import {
 	pageRequestOf,
 	type PageReader,
 } from '../../../../nodes/shared/lists/pagedRequests.ts';
-import type { ServiceProfile, ServiceRequest } from '../../../../nodes/shared/http/serviceTypes.ts';
+import type { ServiceRequest } from '../../../../nodes/shared/http/serviceTypes.ts';
 import { propertyRuns } from '../../../support/harness/propertyRuns.mts';
 import {
 	answerOf,
-	faultMet,
-	faultyList,
+	failsOnFault,
 	modelPath,
-	wholeList,
+	readsWholeList,
 	type PagedList,
+	type ReadList,
 } from '../../../support/lists/pagedService.mts';
+import { node, profile } from '../../../support/lists/threatsReader.mts';
 
 /**
  * The page walk (`collectList` over `listPageOf`, the code Get Many runs) against a model service
@@ -26,17 +27,6 @@ import {
  */
 
 const ORIGIN = 'https://api.example';
-const node = {
-	name: 'Threats',
-	type: 'test',
-	typeVersion: 1,
-	position: [0, 0],
-	parameters: {},
-} as INode;
-const profile = {
-	serviceName: 'Security Service',
-	credentialName: 'Security Service',
-} as ServiceProfile;
 
 /** The URL a request goes to, its query appended as n8n appends `qs`. */
 function sentUrl(request: ServiceRequest): URL {
@@ -70,69 +60,24 @@ function readerOf(list: PagedList) {
 	return { readPage, sent };
 }
 
-async function walk(list: PagedList, returnAll: boolean, limit: number) {
+/** Get Many's page walk (Return All or the first `limit` records) over the model service. */
+const walk: ReadList = async (list, returnAll, limit) => {
 	const { readPage, sent } = readerOf(list);
 	try {
 		const records = await collectList(readPage, { plural: 'threats', returnAll, limit });
-		return { records, sent };
+		return { ids: records.map((record) => record.id), sent };
 	} catch (error) {
-		return { error: error as Error, sent };
+		expect(error).toBeInstanceOf(NodeApiError);
+		return { error: error as Error, ids: [], sent };
 	}
-}
-
-const idsOf = (records: IDataObject[]) => records.map((record) => record.id);
-
-/** The properties every walk keeps, whatever the service answered. */
-function checkWalk(
-	list: PagedList,
-	returnAll: boolean,
-	limit: number,
-	result: Awaited<ReturnType<typeof walk>>,
-) {
-	const all = idsOf(list.pages.flat());
-	// The user's query parameters on every request, each once with the user's value.
-	for (const url of result.sent) {
-		for (const [name, value] of list.query) expect(url.searchParams.getAll(name)).toEqual([value]);
-	}
-	if (result.error) {
-		// Every failure is a node error that says why.
-		expect(result.error).toBeInstanceOf(NodeApiError);
-		expect(result.error.message).toMatch(/already read|goes on/);
-		return;
-	}
-	// No record twice, none dropped: the list (or its first `limit` records) in order.
-	expect(idsOf(result.records)).toEqual(returnAll ? all : all.slice(0, limit));
-}
+};
 
 describe('the page walk over every pagination style (property)', () => {
 	it('reads a list served without a fault whole, in order, with the query on every page', async () => {
-		await fc.assert(
-			fc.asyncProperty(wholeList, async (list) => {
-				const result = await walk(list, true, 0);
-				expect(result.error).toBeUndefined();
-				checkWalk(list, true, 0, result);
-				expect(result.sent).toHaveLength(list.pages.length);
-			}),
-			propertyRuns(800),
-		);
+		await fc.assert(readsWholeList(walk), propertyRuns(800));
 	});
 
 	it('fails with a node error naming the cause when the service repeats a page or cannot say where the next one is', async () => {
-		await fc.assert(
-			fc.asyncProperty(
-				faultyList,
-				fc.boolean(),
-				fc.integer({ min: 1, max: 20 }),
-				async (list, returnAll, limit) => {
-					const result = await walk(list, returnAll, limit);
-					checkWalk(list, returnAll, limit, result);
-					if (returnAll && faultMet(list)) {
-						const cause = list.fault?.kind === 'unreadable' ? 'goes on' : 'already read';
-						expect(result.error?.message).toContain(cause);
-					}
-				},
-			),
-			propertyRuns(800),
-		);
+		await fc.assert(failsOnFault(walk), propertyRuns(800));
 	});
 });

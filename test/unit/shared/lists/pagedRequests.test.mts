@@ -1,7 +1,7 @@
-import { NodeApiError, type INode } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
-import type { ServiceProfile, ServiceRequest } from '../../../../nodes/shared/http/serviceTypes.ts';
+import type { ServiceRequest } from '../../../../nodes/shared/http/serviceTypes.ts';
 import {
 	collectList,
 	listPageOf,
@@ -12,6 +12,7 @@ import {
 	type PageReader,
 	type PageRef,
 } from '../../../../nodes/shared/lists/pagedRequests.ts';
+import { node, profile } from '../../../support/lists/threatsReader.mts';
 
 describe('list pages', () => {
 	it('follows the next links from where it starts, and fails at a link to a page already read', async () => {
@@ -63,17 +64,6 @@ describe('list pages', () => {
 	});
 });
 
-const node = {
-	name: 'Threats',
-	type: 'test',
-	typeVersion: 1,
-	position: [0, 0],
-	parameters: {},
-} as INode;
-const profile = {
-	serviceName: 'Security Service',
-	credentialName: 'Security Service',
-} as ServiceProfile;
 const request: ServiceRequest = {
 	method: 'GET',
 	path: '/threats',

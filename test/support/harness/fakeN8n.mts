@@ -6,8 +6,6 @@
  * changed. Every step where n8n or the service could take its time waits for `step(label)`, so a
  * test (or fast-check's scheduler) decides the order.
  */
-import { EventEmitter } from 'node:events';
-
 import {
 	ObservableObject,
 	sleep,
@@ -20,9 +18,10 @@ import {
 	type WorkflowActivateMode,
 } from 'n8n-workflow';
 
-import { SecurityServiceWebhookTrigger } from '../../../../nodes/SecurityService/SecurityServiceWebhookTrigger.node.ts';
-import { nodes } from '../../../../nodes/SecurityService/webhookTrigger/rings.ts';
-import { processPacers } from '../../../../nodes/shared/pacing/pacers.ts';
+import { SecurityServiceWebhookTrigger } from '../../../nodes/SecurityService/SecurityServiceWebhookTrigger.node.ts';
+import { nodes } from '../../../nodes/SecurityService/webhookTrigger/rings.ts';
+import { processPacers } from '../../../nodes/shared/pacing/pacers.ts';
+import { FakeResponse, StaticDataStore } from './fakeN8nParts.mts';
 
 const NODE = 'Security Webhook Trigger';
 const STATIC_KEY = `node:${NODE}`;
@@ -62,38 +61,10 @@ export interface N8nEvents {
 	execution?(ids: string[], ring: number, late: boolean): void;
 }
 
-/** A response as n8n hands it to the node: 'finish' once answered, 'close' when done or the caller left. */
-export class FakeResponse extends EventEmitter {
-	statusCode = 200;
-	headersSent = false;
-	writableEnded = false;
-	closed = false;
-	destroyed = false;
-	body?: string;
-
-	setHeader(): void {}
-
-	end(body?: string): void {
-		if (this.closed) return;
-		this.headersSent = this.writableEnded = true;
-		this.body = body;
-		this.emit('finish');
-		this.closed = true;
-		this.emit('close');
-	}
-
-	leave(): void {
-		if (this.closed) return;
-		this.closed = this.destroyed = true;
-		this.emit('close');
-	}
-}
-
 type Step = (label: string) => Promise<void>;
 
 export class FakeN8n {
-	/** The workflow's static data as n8n's database holds it. */
-	db = '{}';
+	readonly store = new StaticDataStore();
 	/** The published version's parameters; undefined while unpublished. */
 	published?: INodeParameters;
 	threats: Threat[] = [];
@@ -106,19 +77,6 @@ export class FakeN8n {
 		private readonly step: Step,
 		private readonly events: N8nEvents = {},
 	) {}
-
-	/** The static data of the node, wrapped as n8n's Workflow does. */
-	private load(): IDataObject {
-		return ObservableObject.create(JSON.parse(this.db) as IDataObject, undefined, {
-			ignoreEmptyOnFirstChild: true,
-		});
-	}
-
-	private save(data: IDataObject, whole = false): void {
-		if (!whole && data.__dataChanged !== true) return;
-		this.db = JSON.stringify(data);
-		data.__dataChanged = false;
-	}
 
 	private async serve(baseline: boolean) {
 		await this.step(
@@ -182,7 +140,7 @@ export class FakeN8n {
 		const parameters = this.published;
 		if (!parameters) return { ring, status: 404 };
 		this.events.arrived?.(ring);
-		const data = this.load();
+		const data = this.store.load();
 		const res = new FakeResponse();
 		if (spec.leaves) void this.step(`ring ${ring}: the caller leaves`).then(() => res.leave());
 		const ctx = {
@@ -199,11 +157,10 @@ export class FakeN8n {
 				: { ring };
 		if (result.noWebhookResponse === true || !result.workflowData) {
 			await this.step(`ring ${ring}: n8n saves the static data`);
-			this.save(data);
+			this.store.save(data);
 			return answer();
 		}
-		// A4: preparing the execution clears the "changed" mark.
-		data.__dataChanged = false;
+		this.store.prepareExecution(data);
 		await this.step(`ring ${ring}: n8n creates the execution`);
 		if (spec.late) await sleep(LATE_RECORDING_MS);
 		if (spec.notRecorded) {
@@ -220,11 +177,11 @@ export class FakeN8n {
 		// A2, then A3: the answer is read, the static data saved, the answer sent.
 		const body = result.webhookResponse as unknown;
 		await this.step(`ring ${ring}: n8n saves the static data`);
-		this.save(data);
+		this.store.save(data);
 		res.statusCode = 200;
 		res.end(JSON.stringify(body));
 		// The execution runs on and saves the static data it loaded, whatever happened meanwhile.
-		void this.step(`ring ${ring}: the execution ends`).then(() => this.save(data, true));
+		void this.step(`ring ${ring}: the execution ends`).then(() => this.store.save(data, true));
 		return answer();
 	}
 
@@ -242,7 +199,7 @@ export class FakeN8n {
 	private async add(activation: WorkflowActivateMode): Promise<boolean> {
 		const parameters = this.published;
 		if (!parameters) return false;
-		const data = this.load();
+		const data = this.store.load();
 		const ctx = this.hookContext(data, parameters, activation);
 		try {
 			if (!(await webhookMethods.checkExists.call(ctx))) await webhookMethods.create.call(ctx);
@@ -252,7 +209,7 @@ export class FakeN8n {
 			return false;
 		}
 		await this.step('n8n saves the static data after publishing');
-		this.save(data);
+		this.store.save(data);
 		return true;
 	}
 
@@ -261,10 +218,10 @@ export class FakeN8n {
 		const parameters = this.published;
 		if (!parameters) return;
 		this.published = undefined;
-		const data = this.load();
+		const data = this.store.load();
 		await webhookMethods.delete.call(this.hookContext(data, parameters, 'update'));
 		await this.step('n8n saves the static data after unpublishing');
-		this.save(data);
+		this.store.save(data);
 	}
 
 	/** n8n starts again: this process's memory is gone; a published workflow is activated with `init`. */

@@ -1,10 +1,15 @@
 /**
- * The services do not publish whether their epoch timestamps count seconds or milliseconds.
- * 10^10 tells them apart: as seconds it is the year 2286, as milliseconds April 1970.
+ * The services do not publish whether their epoch timestamps count seconds, milliseconds,
+ * microseconds or nanoseconds. Powers of 1000 apart, they are told apart by magnitude: 10^10 as
+ * seconds is the year 2286, as milliseconds April 1970 (and so on for 10^13 and 10^16).
  */
 export const EPOCH_MILLISECONDS_ABOVE = 10_000_000_000;
+const EPOCH_MICROSECONDS_ABOVE = EPOCH_MILLISECONDS_ABOVE * 1000;
+const EPOCH_NANOSECONDS_ABOVE = EPOCH_MICROSECONDS_ABOVE * 1000;
 
-/** An epoch timestamp of unknown unit (seconds or milliseconds) in milliseconds. */
+/** An epoch timestamp of unknown unit (seconds to nanoseconds) in milliseconds. */
 export function epochToMilliseconds(value: number): number {
+	if (value > EPOCH_NANOSECONDS_ABOVE) return value / 1_000_000;
+	if (value > EPOCH_MICROSECONDS_ABOVE) return value / 1000;
 	return value > EPOCH_MILLISECONDS_ABOVE ? value : value * 1000;
 }

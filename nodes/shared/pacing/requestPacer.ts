@@ -8,7 +8,8 @@ export interface PacerAnswer {
 	rateLimit: RateLimitInfo;
 	/**
 	 * The headers describe a narrower limit of this request alone (the per-site reoptimization
-	 * hour), not the credential's: they are not taken as the credential's window.
+	 * hour), not the credential's: they are not taken as the credential's window, but the request
+	 * counts in it, and a 429 whose reset is within a minute (it may be the credential's) blocks it.
 	 */
 	ownLimit?: boolean;
 }
@@ -31,9 +32,10 @@ const RESET_MARGIN_MS = 100;
  * With headers it keeps to what the service last said: requests in flight count against
  * `Remaining` before they are answered, a spent window holds requests back until its reset, and
  * once the reset has passed one request goes ahead alone to find out how much the window freed.
- * Without headers it keeps to the plan's rate, if there is one, counting a request until a
- * window after its answer (the service counted it before that). A 429 holds every request back
- * until the reset it names.
+ * A window past its reset is forgotten when an answer brings no new one. While no window is fresh
+ * it keeps to the plan's rate, if there is one, counting every request until a minute after its
+ * answer (the service counted it before that). A 429 holds every request back until the reset it
+ * names.
  */
 export class RequestPacer {
 	readonly #minuteMs: number;
@@ -42,7 +44,7 @@ export class RequestPacer {
 	#inFlight = 0;
 	/** An answer has come back: a service without rate-limit headers is not paced by them. */
 	#answered = false;
-	/** What the service last said of the credential's window; undefined: it sends no rate-limit headers. */
+	/** What the service last said of the credential's window; undefined: it said nothing, or that window has reset and a later answer said nothing. */
 	#window: { remaining: number; resetAt: number } | undefined;
 	/** When answered requests leave the plan's window, oldest first. */
 	#planExpiries: number[] = [];
@@ -83,17 +85,15 @@ export class RequestPacer {
 		if (now < this.#blockedUntil) return this.#blockedUntil - now;
 		// Until the first answer it is unknown whether the service sends rate-limit headers.
 		if (!this.#answered) return this.#inFlight === 0 ? 0 : UNTIL_ANSWER;
-		if (this.#plan !== undefined && !this.#window) return this.#planDelay(now, this.#plan);
-		return this.#headerDelay(now);
-	}
-
-	#headerDelay(now: number): number {
 		const window = this.#window;
-		if (!window) return 0;
-		const freeAt = window.resetAt + RESET_MARGIN_MS;
-		if (now < freeAt) return window.remaining - this.#inFlight > 0 ? 0 : freeAt - now;
+		if (window && now < window.resetAt + RESET_MARGIN_MS) {
+			const freeAt = window.resetAt + RESET_MARGIN_MS;
+			return window.remaining - this.#inFlight > 0 ? 0 : freeAt - now;
+		}
+		const planDelay = this.#plan === undefined ? 0 : this.#planDelay(now, this.#plan);
 		// The window has reset: at least one request is free again; the next answer tells how many.
-		return window.remaining + 1 - this.#inFlight > 0 ? 0 : UNTIL_ANSWER;
+		const probeDelay = window && window.remaining + 1 - this.#inFlight <= 0 ? UNTIL_ANSWER : 0;
+		return Math.max(planDelay, probeDelay);
 	}
 
 	#planDelay(now: number, plan: number): number {
@@ -106,21 +106,33 @@ export class RequestPacer {
 	#settle(answer: PacerAnswer | undefined): void {
 		const now = Date.now();
 		this.#inFlight--;
-		if (answer) this.#learn(answer);
-		if (this.#plan !== undefined && !this.#window) this.#planExpiries.push(now + this.#minuteMs);
+		if (answer) this.#learn(answer, now);
+		if (this.#plan !== undefined) this.#planExpiries.push(now + this.#minuteMs);
 		// Each waker removes itself.
 		for (const wake of this.#wakers) wake();
 	}
 
-	#learn({ status, rateLimit, ownLimit }: PacerAnswer): void {
+	#learn({ status, rateLimit, ownLimit }: PacerAnswer, now: number): void {
 		this.#answered = true;
-		if (ownLimit) return;
-		const resetAt = rateLimit.resetAt?.getTime();
+		// An invalid date (NaN) is no reset: it must not switch blocking off.
+		const resetMs = rateLimit.resetAt?.getTime();
+		const resetAt = resetMs !== undefined && Number.isFinite(resetMs) ? resetMs : undefined;
+		const current = this.#window;
+		if (ownLimit) {
+			// The service counted it in the credential's window too.
+			if (current && now < current.resetAt) current.remaining = Math.max(0, current.remaining - 1);
+			if (status === 429 && resetAt !== undefined && resetAt - now <= this.#minuteMs)
+				this.#blockedUntil = Math.max(this.#blockedUntil, resetAt);
+			return;
+		}
 		if (status === 429 && resetAt !== undefined)
 			this.#blockedUntil = Math.max(this.#blockedUntil, resetAt);
-		if (rateLimit.remaining === undefined || resetAt === undefined) return;
-		const remaining = status === 429 ? 0 : rateLimit.remaining;
-		const current = this.#window;
+		if (rateLimit.remaining === undefined || resetAt === undefined) {
+			// No window in this answer: one past its reset no longer describes the service.
+			if (current && now >= current.resetAt) this.#window = undefined;
+			return;
+		}
+		const remaining = status === 429 ? 0 : Math.max(0, rateLimit.remaining);
 		// Answers can arrive out of order: the latest state of the window has the latest reset,
 		// and within one reset the fewest requests remaining.
 		if (

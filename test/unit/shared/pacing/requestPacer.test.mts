@@ -235,4 +235,24 @@ describe('RequestPacer under any answer (issue 38)', () => {
 		(await admitNow(pacer)).settle({ status: 429, rateLimit: { resetAt: new Date(T0 + 3_000) } });
 		expect(pacer.delayMs(Date.now())).toBe(3_000);
 	});
+
+	// Counterexamples of the model test (paceModel.test.mts).
+	it('keeps the window a later request saw, even when an earlier answer reads a later reset', async () => {
+		const pacer = new RequestPacer();
+		// A reset in seconds until, rounded up and read after the latency: 1 ms later than it is.
+		(await admitNow(pacer)).settle(answer(1, T0 + 10_001));
+		// The next request saw the window spent; its reset, in epoch nanoseconds, is exact.
+		(await admitNow(pacer)).settle(answer(0, T0 + 10_000));
+		expect(pacer.delayMs(Date.now())).toBe(10_000 + MARGIN);
+	});
+
+	it('counts a request answered without headers against a window an earlier request brings later', async () => {
+		const pacer = new RequestPacer();
+		(await admitNow(pacer)).settle(answer(2, T0 + 10_000));
+		const [b, c] = [await admitNow(pacer), await admitNow(pacer)];
+		// c was counted after b; its answer says nothing of the window, and comes first.
+		c.settle(answer(undefined, undefined));
+		b.settle(answer(1, T0 + 10_000));
+		expect(pacer.delayMs(Date.now())).toBe(10_000 + MARGIN);
+	});
 });

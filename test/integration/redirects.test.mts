@@ -1,6 +1,8 @@
+import fc from 'fast-check';
 import type { INodeParameters } from 'n8n-workflow';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
+import { propertyRuns } from '../support/harness/propertyRuns.mts';
 import { reasonOf, runNode, type NodeRun } from '../support/harness/runNode.mts';
 import {
 	startScriptedService,
@@ -155,5 +157,77 @@ describe('a redirect of a read on the credential origin below the base URL is fo
 			expect(run.error?.message).toContain(`HTTP ${status}`);
 			expect(service.requests).toHaveLength(1);
 		}
+	});
+});
+
+describe('property: any status, any Location', () => {
+	const operations = [
+		{ run: performance, parameters: getManySites, method: 'GET', secret: TOKEN },
+		{ run: security, parameters: getManyThreats, method: 'GET', secret: KEY },
+		{ run: security, parameters: createSite, method: 'POST', secret: KEY },
+		{ run: performance, parameters: reoptimize, method: 'POST', secret: TOKEN },
+	];
+	/** Where a Location may point; `other` and `service` are filled in when the services run. */
+	const location = fc.constantFrom(
+		(o: string) => `${o}/steal`,
+		(o: string) => `//${new URL(o).host}/v1/sites`,
+		(_o: string, s: string) => `${s}/v1/moved/sites`,
+		(_o: string, s: string) => `${s}/v1/sites`,
+		(_o: string, s: string) => `${s.replace('http:', 'https:')}/v1/sites`,
+		(_o: string, s: string) => `${s}/v2/sites`,
+		(_o: string, s: string) => `http://user:pass@${new URL(s).host}/v1/sites`,
+		() => 'moved/sites?page=2',
+		() => '/v1/%2e%2e/admin',
+		() => 'http://[::1',
+		() => '',
+		() => undefined,
+	);
+	const status = fc.oneof(
+		fc.integer({ min: 300, max: 308 }),
+		fc.constantFrom(200, 201, 204, 400, 404, 500),
+	);
+	const script = fc.array(fc.record({ status, location }), { minLength: 1, maxLength: 7 });
+
+	it('the key reaches no other origin, a 3xx is never a success, every failure is a clear node error', async () => {
+		await fc.assert(
+			fc.asyncProperty(fc.nat(operations.length - 1), script, async (which, steps) => {
+				const operation = operations[which];
+				service.requests.length = 0;
+				other.requests.length = 0;
+				let step = 0;
+				const served: number[] = [];
+				answer = () => {
+					const next = steps[step++] ?? { status: 200, location: () => undefined };
+					served.push(next.status);
+					const where = next.location(other.origin, service.origin);
+					return {
+						status: next.status,
+						headers: where === undefined ? {} : { location: where },
+						body:
+							next.status === 204
+								? undefined
+								: { sites: [], threats: [], id: 'x', ok: true, queued: 1 },
+					};
+				};
+				const run = await operation.run(operation.parameters);
+
+				expect(other.requests).toEqual([]);
+				for (const request of service.requests)
+					expect(request.headers.authorization).toBe(`Bearer ${operation.secret}`);
+				// A POST is sent once; only a read follows a redirect, at most 5 in a row.
+				if (operation.method === 'POST') expect(service.requests).toHaveLength(1);
+				expect(service.requests.length).toBeLessThanOrEqual(6);
+				expect(service.requests.every((r, i) => i === 0 || r.method === 'GET')).toBe(true);
+				if (run.error) {
+					expect(['NodeApiError', 'NodeOperationError']).toContain(run.error.name);
+					// The cause and the fix in the package's words (not a bare RangeError or TypeError).
+					expect(run.error.description).toMatch(/\w/);
+				} else {
+					const last = served[served.length - 1];
+					expect(last >= 200 && last < 300).toBe(true);
+				}
+			}),
+			propertyRuns(60),
+		);
 	});
 });

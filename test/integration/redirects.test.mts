@@ -200,9 +200,10 @@ describe('property: any status, any Location', () => {
 					const next = steps[step++] ?? { status: 200, location: () => undefined };
 					served.push(next.status);
 					const where = next.location(other.origin, service.origin);
+					const headers: Record<string, string> = where === undefined ? {} : { location: where };
 					return {
 						status: next.status,
-						headers: where === undefined ? {} : { location: where },
+						headers,
 						body:
 							next.status === 204
 								? undefined

@@ -113,6 +113,23 @@ describe('performance service: one pace per token from X-RateLimit-*', () => {
 		expect(statuses(requestsTo(sandbox, 'performance'))).toEqual([200, 200]);
 	});
 
+	it('counts Reoptimize, whose headers are its own limit, in the token window (issue 38, case 2)', async () => {
+		sandbox.setOptions({ limits: { requestsPerMinute: 5 } });
+		// Two requests teach the window: 3 remaining.
+		await runNode('performanceService', health, { sandbox, items: items(2) });
+		const sites = ['site_1', 'site_2', 'site_3', 'site_4'].map((site) => ({ site }));
+		const result = await runNode(
+			'performanceService',
+			{ resource: 'site', operation: 'reoptimize', siteId: byId('={{ $json.site }}') },
+			{ sandbox, items: sites },
+		);
+
+		expect(result.error).toBeUndefined();
+		expect(result.json.map((json) => json.siteId)).toEqual(sites.map(({ site }) => site));
+		// Three in this window, the fourth held back until the reset rather than refused.
+		expect(statuses(requestsTo(sandbox, 'performance'))).toEqual([200, 200, 200, 200, 200, 200]);
+	});
+
 	it('still recovers through the 429 backstop when another process spent the window', async () => {
 		sandbox.setOptions({ limits: { requestsPerMinute: 3 } });
 		for (let index = 0; index < 3; index++) {
@@ -171,6 +188,29 @@ describe('security service: the credential plan', () => {
 		expect(result.error).toBeUndefined();
 		expect(result.json).toHaveLength(150);
 		expect(refused(requestsTo(sandbox, 'security'))).toBeGreaterThan(0);
+	});
+
+	it('keeps to the plan again once a window learnt from one answer has reset (issue 38, case 3)', async () => {
+		// One answer with X-RateLimit-Remaining: 0 (another process spent a one-request window).
+		sandbox.setOptions({
+			securityRateLimitHeaders: true,
+			limits: { securityRequestsPerMinute: 1 },
+		});
+		await fetch(`${sandbox.securityUrl}/sites`, {
+			headers: { authorization: `Bearer ${sandbox.securityKey}` },
+		});
+		expect((await runSecurity('standard', 1)).error).toBeUndefined();
+		// From now on, like the real service: no headers, the Standard plan's 100 a minute.
+		sandbox.setOptions({
+			securityRateLimitHeaders: false,
+			limits: { securityRequestsPerMinute: 100 },
+		});
+		const before = requestsTo(sandbox, 'security').length;
+		const result = await runSecurity('standard', 150);
+
+		expect(result.error).toBeUndefined();
+		expect(result.json).toHaveLength(150);
+		expect(refused(requestsTo(sandbox, 'security').slice(before))).toBe(0);
 	});
 
 	it('lets rate-limit headers win over the plan when the service sends them', async () => {

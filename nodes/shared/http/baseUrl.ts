@@ -103,3 +103,45 @@ export function checkFollowedUrl(link: string, baseUrl: string): FollowedUrl {
 	url.hash = '';
 	return { url: url.href };
 }
+
+/** How many redirects in a row a read follows. */
+export const MAX_REDIRECTS = 5;
+
+/** The redirects that name an address to go to; 300, 304, 305 and 306 do not. */
+const FOLLOWED_REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+/** A 3xx answer to `method` at `from`, after `hops` redirects already followed in a row. */
+export interface Redirect {
+	status: number;
+	method: string;
+	location: string | undefined;
+	from: string;
+	hops: number;
+}
+
+/**
+ * The redirect rule: a redirect is followed only for a read (GET, HEAD), to a `Location` the
+ * origin rule allows (read against the URL that answered), at most `MAX_REDIRECTS` in a row (so a
+ * loop ends). Returns the URL to send next, or why it is refused.
+ */
+export function checkRedirect(redirect: Redirect, baseUrl: string): FollowedUrl {
+	const { status, method, location, from, hops } = redirect;
+	const refuse = (shownUrl: string, reason: string): FollowedUrl => ({
+		refused: { shownUrl, reason },
+	});
+	if (!FOLLOWED_REDIRECTS.has(status) || location === undefined || location.trim() === '')
+		return refuse('', `HTTP ${status} without a Location names no address to go to`);
+	const url = parseUrl(location.trim(), from);
+	if (!url) return refuse(location.slice(0, 100), 'its Location is not a valid URL');
+	const followed = checkFollowedUrl(url.href, baseUrl);
+	if (followed.url === undefined) return followed;
+	const shown = `${url.protocol}//${url.host}${url.pathname}`;
+	if (method !== 'GET' && method !== 'HEAD')
+		return refuse(
+			shown,
+			`a ${method} is never sent again elsewhere (the service may or may not have carried it out; check before running it again)`,
+		);
+	if (hops >= MAX_REDIRECTS)
+		return refuse(shown, `it is more than ${MAX_REDIRECTS} redirects in a row (a loop?)`);
+	return followed;
+}

@@ -4,9 +4,13 @@ import type { FailureDescription, ServiceProfile, ServiceRequest } from './servi
 /** What a rate-limited request says: the service's 429, or a request the credential's pace held back. */
 
 export function describeResetTime(rateLimit: RateLimitInfo, now: number = Date.now()): string {
-	if (!rateLimit.resetAt) return 'The service did not say when the limit resets; try again later.';
-	const seconds = Math.max(0, Math.ceil((rateLimit.resetAt.getTime() - now) / 1000));
-	return `The limit resets at ${rateLimit.resetAt.toISOString()} (in ${seconds} s).`;
+	const resetMs = rateLimit.resetAt?.getTime();
+	if (resetMs === undefined || !Number.isFinite(resetMs))
+		return 'The service did not say when the limit resets; try again later.';
+	const seconds = Math.max(0, Math.ceil((resetMs - now) / 1000));
+	const at = `${new Date(resetMs).toISOString()} (in ${seconds} s)`;
+	if (rateLimit.outOfRange === undefined) return `The limit resets at ${at}.`;
+	return `The service's ${rateLimit.outOfRange} is not a time its limits can reset at, so the node took the limit to reset a minute after the answer, at ${at}.`;
 }
 
 /** A wait longer than the node accepts, and what the node did instead of waiting. */
@@ -49,7 +53,11 @@ export function describeRateLimit(
 ): FailureDescription {
 	const size = rateLimit.limit === undefined ? '' : ` of ${rateLimit.limit} requests`;
 	const which = said || `: the ${profile.serviceName} limit${size} is used up`;
-	const resets = rateLimit.resetAt ? ` (resets at ${rateLimit.resetAt.toISOString()})` : '';
+	const resetMs = rateLimit.resetAt?.getTime();
+	const resets =
+		resetMs !== undefined && Number.isFinite(resetMs)
+			? ` (resets at ${new Date(resetMs).toISOString()})`
+			: '';
 	const parts = [describeResetTime(rateLimit, now)];
 	if (retries !== undefined && retries > 0) {
 		parts.push(

@@ -1,6 +1,6 @@
 import type { IN8nHttpFullResponse } from 'n8n-workflow';
 
-import { parseUrl, type RefusedUrl } from './baseUrl';
+import { MAX_REDIRECTS, parseUrl, type RefusedUrl } from './baseUrl';
 import { plainReason, readErrorBody } from './errorBody';
 import type { RateLimitInfo } from './rateLimitHeaders';
 import { describeRateLimit } from './rateLimitMessages';
@@ -215,4 +215,21 @@ export function describeRefusedUrl(
 		message: `Refused to send the ${secret} to ${refused.shownUrl}: it is outside the base URL of the "${profile.credentialName}" credential [foreign_url]`,
 		description: `A page link or page token pointed at ${refused.shownUrl}, and ${refused.reason}; the request was not sent. The ${secret} of the "${profile.credentialName}" credential only goes to addresses below ${baseUrl || 'its base URL'}. If the service has moved, change the base URL in the credential.`,
 	};
+}
+
+/** A redirect the node does not follow (see `checkRedirect`): nothing was sent where it points. */
+export function describeRefusedRedirect(
+	profile: ServiceProfile,
+	request: ServiceRequest,
+	status: number,
+	refused: RefusedUrl,
+	baseUrl: string,
+): FailureDescription {
+	const secret = profile.secretName ?? 'token';
+	const to = refused.shownUrl === '' ? '' : ` to ${refused.shownUrl}`;
+	return boundedFailure({
+		httpCode: String(status),
+		message: `The ${profile.serviceName} answered ${request.method} with a redirect${to} that the node does not follow [redirect, HTTP ${status}]`,
+		description: `The node follows a redirect only for a read (GET), to an address below the base URL of the "${profile.credentialName}" credential (${baseUrl || 'not set'}), at most ${MAX_REDIRECTS} in a row; here ${refused.reason}. Nothing was sent there: the ${secret} went nowhere else. If the service is at another address (for example https:// instead of http://), set the base URL of the credential to it.`,
+	});
 }

@@ -7,12 +7,19 @@ import {
 	type JsonObject,
 } from 'n8n-workflow';
 
-import { checkFollowedUrl, joinUrl, readBaseUrl, readCredentials } from './baseUrl';
+import { checkFollowedUrl, checkRedirect, joinUrl, readBaseUrl, readCredentials } from './baseUrl';
+import { readHeader } from './headers';
 import { readPacer } from '../pacing/pacers';
-import { NEAR_RESET_MS, readRateLimit, waitForResetMs } from './rateLimitHeaders';
+import {
+	NEAR_RESET_MS,
+	readRateLimit,
+	waitForResetMs,
+	type RateLimitInfo,
+} from './rateLimitHeaders';
 import { describeHeldBack } from './rateLimitMessages';
 import {
 	describeFailure,
+	describeRefusedRedirect,
 	describeRefusedUrl,
 	describeUnreachable,
 	describeUnreadable,
@@ -95,33 +102,13 @@ async function credentialOfContext(
 	};
 }
 
-/**
- * The package's one request function: every request to either service, and every URL either
- * service names, passes here. Goes through the credential's authentication; only a 429 is
- * retried (after waiting for a near reset), since any other failure may have been carried out.
- */
-export async function requestService(
+/** A request through the credential's pace, with its 429s waited for and retried. */
+async function sendPaced(
 	ctx: ServiceContext,
 	profile: ServiceProfile,
 	request: ServiceRequest,
-): Promise<ServiceResponse> {
-	const options: IHttpRequestOptions = {
-		method: request.method,
-		url: await targetUrl(ctx, profile, request),
-		qs: request.qs,
-		// A query parameter given twice is sent twice (`tag=a&tag=b`), not as `tag[0]=a`.
-		arrayFormat: 'repeat',
-		headers: { Accept: 'application/json' },
-		encoding: 'text',
-		returnFullResponse: true,
-		ignoreHttpStatusErrors: true,
-		timeout: REQUEST_TIMEOUT_MS,
-	};
-	if (request.body !== undefined) {
-		options.body = JSON.stringify(request.body);
-		options.headers = { ...options.headers, 'Content-Type': 'application/json' };
-	}
-
+	options: IHttpRequestOptions,
+): Promise<{ response: IN8nHttpFullResponse; rateLimit: RateLimitInfo; retries: number }> {
 	const requestAtUrl: ServiceRequest = { ...request, url: options.url };
 	const pacer = await readPacer(ctx, profile);
 	const credential = await credentialOfContext(ctx, profile);
@@ -160,6 +147,60 @@ export async function requestService(
 				await waitUnlessCancelled(waitMs + RESET_MARGIN_MS, cancelled);
 				continue;
 			}
+		}
+		return { response, rateLimit, retries };
+	}
+}
+
+/**
+ * The package's one request function: every request to either service, and every URL either
+ * service names, passes here. Goes through the credential's authentication; only a 429 is
+ * retried (after waiting for a near reset), since any other failure may have been carried out.
+ * n8n follows no redirect (it would send the credential to any host): a read follows one here,
+ * through the redirect rule (`checkRedirect`), each hop paced like any request.
+ */
+export async function requestService(
+	ctx: ServiceContext,
+	profile: ServiceProfile,
+	request: ServiceRequest,
+): Promise<ServiceResponse> {
+	const options: IHttpRequestOptions = {
+		method: request.method,
+		url: await targetUrl(ctx, profile, request),
+		qs: request.qs,
+		// A query parameter given twice is sent twice (`tag=a&tag=b`), not as `tag[0]=a`.
+		arrayFormat: 'repeat',
+		headers: { Accept: 'application/json' },
+		encoding: 'text',
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+		disableFollowRedirect: true,
+		timeout: REQUEST_TIMEOUT_MS,
+	};
+	if (request.body !== undefined) {
+		options.body = JSON.stringify(request.body);
+		options.headers = { ...options.headers, 'Content-Type': 'application/json' };
+	}
+
+	for (let hops = 0; ; hops++) {
+		const requestAtUrl: ServiceRequest = { ...request, url: options.url };
+		const { response, rateLimit, retries } = await sendPaced(ctx, profile, request, options);
+		const status = response.statusCode;
+		if (status >= 300 && status < 400) {
+			const location = readHeader(response.headers, 'location');
+			const baseUrl = await readBaseUrl(ctx, profile);
+			const next = checkRedirect(
+				{ status, method: request.method, location, from: options.url, hops },
+				baseUrl,
+			);
+			if (next.url === undefined) {
+				const failure = describeRefusedRedirect(profile, request, status, next.refused, baseUrl);
+				fail(ctx, request, { status, url: next.refused.shownUrl }, failure);
+			}
+			// The Location is the whole address: the first request's query is not sent again.
+			options.url = next.url;
+			options.qs = undefined;
+			continue;
 		}
 		const text = typeof response.body === 'string' ? response.body : '';
 		if (status >= 400 || status < 200) {

@@ -8,7 +8,8 @@ export interface PacerAnswer {
 	rateLimit: RateLimitInfo;
 	/**
 	 * The headers describe a narrower limit of this request alone (the per-site reoptimization
-	 * hour), not the credential's: they are not taken as the credential's window.
+	 * hour), not the credential's: they are not taken as the credential's window, but the request
+	 * counts in it, and a 429 whose reset is within a minute (it may be the credential's) blocks it.
 	 */
 	ownLimit?: boolean;
 }
@@ -28,12 +29,15 @@ const RESET_MARGIN_MS = 100;
  * One pace for one credential, shared by every request in the process that uses it.
  *
  * The first request goes ahead alone, to find out whether the service sends rate-limit headers.
- * With headers it keeps to what the service last said: requests in flight count against
- * `Remaining` before they are answered, a spent window holds requests back until its reset, and
- * once the reset has passed one request goes ahead alone to find out how much the window freed.
- * Without headers it keeps to the plan's rate, if there is one, counting a request until a
- * window after its answer (the service counted it before that). A 429 holds every request back
- * until the reset it names.
+ * With headers it keeps to what the service last said: the window is the one the latest admitted
+ * request saw (answers arrive out of order), every request admitted after that one counts against
+ * its `Remaining` (answered or not, with its own limit or not), a spent window holds requests back
+ * until its reset, and once the reset has passed one request goes ahead alone to find out how much
+ * the window freed.
+ * A window past its reset is forgotten when an answer brings no new one. While no window is fresh
+ * it keeps to the plan's rate, if there is one, counting every request until a minute after its
+ * answer (the service counted it before that). A 429 holds every request back until the reset it
+ * names.
  */
 export class RequestPacer {
 	readonly #minuteMs: number;
@@ -42,8 +46,13 @@ export class RequestPacer {
 	#inFlight = 0;
 	/** An answer has come back: a service without rate-limit headers is not paced by them. */
 	#answered = false;
-	/** What the service last said of the credential's window; undefined: it sends no rate-limit headers. */
-	#window: { remaining: number; resetAt: number } | undefined;
+	/**
+	 * What the service last said of the credential's window, in the answer to the `sent`-th
+	 * request; undefined: it said nothing, or that window has reset and a later answer said nothing.
+	 */
+	#window: { remaining: number; resetAt: number; sent: number } | undefined;
+	/** Requests admitted so far: a request admitted later reached the service later. */
+	#sent = 0;
 	/** When answered requests leave the plan's window, oldest first. */
 	#planExpiries: number[] = [];
 	#blockedUntil = 0;
@@ -70,7 +79,8 @@ export class RequestPacer {
 			const delay = this.delayMs(now);
 			if (delay <= 0 || isCancelled()) {
 				this.#inFlight++;
-				return { admitted: true, settle: (answer) => this.#settle(answer) };
+				const sent = ++this.#sent;
+				return { admitted: true, settle: (answer) => this.#settle(answer, sent) };
 			}
 			if (delay !== UNTIL_ANSWER && delay > maxWaitMs)
 				return { admitted: false, heldUntil: new Date(now + delay) };
@@ -83,17 +93,15 @@ export class RequestPacer {
 		if (now < this.#blockedUntil) return this.#blockedUntil - now;
 		// Until the first answer it is unknown whether the service sends rate-limit headers.
 		if (!this.#answered) return this.#inFlight === 0 ? 0 : UNTIL_ANSWER;
-		if (this.#plan !== undefined && !this.#window) return this.#planDelay(now, this.#plan);
-		return this.#headerDelay(now);
-	}
-
-	#headerDelay(now: number): number {
 		const window = this.#window;
-		if (!window) return 0;
-		const freeAt = window.resetAt + RESET_MARGIN_MS;
-		if (now < freeAt) return window.remaining - this.#inFlight > 0 ? 0 : freeAt - now;
+		if (window && now < window.resetAt + RESET_MARGIN_MS) {
+			const freeAt = window.resetAt + RESET_MARGIN_MS;
+			return window.remaining - (this.#sent - window.sent) > 0 ? 0 : freeAt - now;
+		}
+		const planDelay = this.#plan === undefined ? 0 : this.#planDelay(now, this.#plan);
 		// The window has reset: at least one request is free again; the next answer tells how many.
-		return window.remaining + 1 - this.#inFlight > 0 ? 0 : UNTIL_ANSWER;
+		const probeDelay = window && window.remaining + 1 - this.#inFlight <= 0 ? UNTIL_ANSWER : 0;
+		return Math.max(planDelay, probeDelay);
 	}
 
 	#planDelay(now: number, plan: number): number {
@@ -103,32 +111,35 @@ export class RequestPacer {
 		return this.#planExpiries.length > 0 ? this.#planExpiries[0] - now : UNTIL_ANSWER;
 	}
 
-	#settle(answer: PacerAnswer | undefined): void {
+	/** `sent`: the request's place in the order of admission. */
+	#settle(answer: PacerAnswer | undefined, sent: number): void {
 		const now = Date.now();
 		this.#inFlight--;
-		if (answer) this.#learn(answer);
-		if (this.#plan !== undefined && !this.#window) this.#planExpiries.push(now + this.#minuteMs);
+		if (answer) this.#learn(answer, sent, now);
+		if (this.#plan !== undefined) this.#planExpiries.push(now + this.#minuteMs);
 		// Each waker removes itself.
 		for (const wake of this.#wakers) wake();
 	}
 
-	#learn({ status, rateLimit, ownLimit }: PacerAnswer): void {
+	#learn({ status, rateLimit, ownLimit }: PacerAnswer, sent: number, now: number): void {
 		this.#answered = true;
-		if (ownLimit) return;
-		const resetAt = rateLimit.resetAt?.getTime();
-		if (status === 429 && resetAt !== undefined)
+		// An invalid date (NaN) is no reset: it must not switch blocking off.
+		const resetMs = rateLimit.resetAt?.getTime();
+		const resetAt = resetMs !== undefined && Number.isFinite(resetMs) ? resetMs : undefined;
+		// A 429 of a request's own limit may be the credential's too when its reset is within a minute.
+		if (status === 429 && resetAt !== undefined && (!ownLimit || resetAt - now <= this.#minuteMs))
 			this.#blockedUntil = Math.max(this.#blockedUntil, resetAt);
-		if (rateLimit.remaining === undefined || resetAt === undefined) return;
-		const remaining = status === 429 ? 0 : rateLimit.remaining;
 		const current = this.#window;
-		// Answers can arrive out of order: the latest state of the window has the latest reset,
-		// and within one reset the fewest requests remaining.
-		if (
-			!current ||
-			resetAt > current.resetAt ||
-			(resetAt === current.resetAt && remaining < current.remaining)
-		) {
-			this.#window = { remaining, resetAt };
+		if (ownLimit || rateLimit.remaining === undefined || resetAt === undefined) {
+			// A window past its reset no longer describes the service.
+			if (current && now >= current.resetAt && !ownLimit) this.#window = undefined;
+			return;
+		}
+		// The window the latest admitted request saw: an answer's reset does not tell (it may be read
+		// in another unit, or after another latency).
+		if (!current || sent > current.sent) {
+			const remaining = status === 429 ? 0 : Math.max(0, rateLimit.remaining);
+			this.#window = { remaining, resetAt, sent };
 		}
 	}
 

@@ -3,10 +3,13 @@ import { describe, expect, it } from 'vitest';
 
 import {
 	BASE_URL_EXPRESSION,
+	MAX_REDIRECTS,
 	checkFollowedUrl,
+	checkRedirect,
 	joinUrl,
 	trimBaseUrl,
 } from '../../../../nodes/shared/http/baseUrl.ts';
+import { propertyRuns } from '../../../support/harness/propertyRuns.mts';
 
 const scheme = fc.constantFrom('http:', 'https:');
 const host = fc.constantFrom('api.example.com', '127.0.0.1', 'security.example.org');
@@ -205,6 +208,106 @@ describe('base URL trimming', () => {
 				) => string;
 				expect(expression(value)).toBe(trimBaseUrl(value));
 			}),
+		);
+	});
+});
+
+describe('checkRedirect: the redirect rule', () => {
+	const BASE = 'http://api.example.com:8080/v1';
+	const from = `${BASE}/sites`;
+	const redirect = (status: number, method: string, location: string | undefined, hops = 0) =>
+		checkRedirect({ status, method, location, from, hops }, BASE);
+
+	it('follows a read to a Location below the base URL, relative ones read against the URL that answered', () => {
+		expect(redirect(301, 'GET', 'moved?page=1')).toEqual({ url: `${BASE}/moved?page=1` });
+		expect(redirect(308, 'HEAD', '/v1/b')).toEqual({ url: `${BASE}/b` });
+		expect(redirect(302, 'GET', `${BASE}/c#top`)).toEqual({ url: `${BASE}/c` });
+	});
+
+	it.each([
+		[
+			307,
+			'GET',
+			'https://api.example.com:8080/v1/sites',
+			'https://api.example.com:8080',
+			/another scheme/,
+		],
+		[302, 'GET', 'http://other.example/steal', 'http://other.example', /another scheme/],
+		[302, 'GET', '//other.example/v1/x', 'http://other.example', /another scheme/],
+		[
+			302,
+			'GET',
+			'http://u:p@api.example.com:8080/v1/x',
+			'http://api.example.com:8080',
+			/user name/,
+		],
+		[302, 'GET', '/admin', 'http://api.example.com:8080/admin', /not below \/v1/],
+		[302, 'GET', 'http://[::1', 'http://[::1', /not a valid URL/],
+		[301, 'POST', `${BASE}/sites/`, `${BASE}/sites/`, /POST is never sent again/],
+		[303, 'PATCH', 'moved', `${BASE}/moved`, /PATCH is never sent again/],
+		[307, 'DELETE', 'moved', `${BASE}/moved`, /DELETE is never sent again/],
+		[304, 'GET', 'moved', '', /HTTP 304 without a Location/],
+		[300, 'GET', 'moved', '', /HTTP 300/],
+		[302, 'GET', undefined, '', /without a Location/],
+		[302, 'GET', '  ', '', /without a Location/],
+	])('refuses %i %s to %s', (status, method, location, shownUrl, reason) => {
+		const result = redirect(status, method, location);
+		expect(result.url).toBeUndefined();
+		expect(result.refused?.shownUrl).toBe(shownUrl);
+		expect(result.refused?.reason).toMatch(reason);
+	});
+
+	it(`ends a loop after ${MAX_REDIRECTS} redirects in a row`, () => {
+		expect(redirect(302, 'GET', 'sites', MAX_REDIRECTS - 1).url).toBe(from);
+		expect(redirect(302, 'GET', 'sites', MAX_REDIRECTS).refused?.reason).toMatch(/more than 5/);
+	});
+
+	const status = fc.integer({ min: 300, max: 399 });
+	const method = fc.constantFrom('GET', 'HEAD', 'POST', 'PATCH', 'PUT', 'DELETE');
+	const location = fc.oneof(
+		fc.constantFrom(
+			'moved',
+			'/v1/moved?x=1',
+			'/elsewhere',
+			'../x',
+			'%2e%2e/admin',
+			'//other.example/v1',
+			'https://api.example.com:8080/v1/x',
+			'http://api.example.com/v1/x',
+			'http://u@api.example.com:8080/v1/x',
+			'http://other.example:8080/v1/x',
+			'javascript:alert(1)',
+			'http://[::1',
+			'',
+		),
+		fc.webUrl({ withQueryParameters: true, withFragments: true }),
+		fc.string({ maxLength: 30 }),
+	);
+
+	it('follows only a read, on the base URL origin and below its path, within the hop limit', () => {
+		fc.assert(
+			fc.property(
+				status,
+				method,
+				fc.option(location, { nil: undefined }),
+				fc.nat(8),
+				(s, m, l, hops) => {
+					const result = redirect(s, m, l, hops);
+					if (result.url === undefined) {
+						expect(result.refused.reason).not.toBe('');
+						expect(result.refused.shownUrl).not.toMatch(/\/\/[^/]*@/);
+						return;
+					}
+					const url = new URL(result.url);
+					expect([301, 302, 303, 307, 308]).toContain(s);
+					expect(['GET', 'HEAD']).toContain(m);
+					expect(hops).toBeLessThan(MAX_REDIRECTS);
+					expect(url.origin).toBe('http://api.example.com:8080');
+					expect(url.username + url.password).toBe('');
+					expect(url.pathname === '/v1' || url.pathname.startsWith('/v1/')).toBe(true);
+				},
+			),
+			propertyRuns(500),
 		);
 	});
 });

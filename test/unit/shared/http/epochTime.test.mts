@@ -24,4 +24,9 @@ describe('epochToMilliseconds', () => {
 			),
 		);
 	});
+
+	it('reads microseconds above 10^15 and nanoseconds above 10^18 (issue 38, case 7)', () => {
+		expect(epochToMilliseconds(1_740_830_400_000_000)).toBe(1_740_830_400_000);
+		expect(epochToMilliseconds(1_740_830_400_000_000_000)).toBe(1_740_830_400_000);
+	});
 });

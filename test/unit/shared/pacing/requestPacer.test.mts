@@ -193,3 +193,66 @@ describe('RequestPacer with a plan', () => {
 		expect(pacer.delayMs(Date.now())).toBeGreaterThan(0);
 	});
 });
+
+describe('RequestPacer under any answer (issue 38)', () => {
+	it('counts a request with a limit of its own in the credential window (case 2)', async () => {
+		const pacer = new RequestPacer();
+		(await admitNow(pacer)).settle(answer(2, T0 + 5_000));
+		(await admitNow(pacer)).settle({ ...answer(19, T0 + 3_600_000), ownLimit: true });
+		// Remaining 2, one of them spent by the request with its own limit: one more may go.
+		await admitNow(pacer);
+		expect(pacer.delayMs(Date.now())).toBe(5_000 + MARGIN);
+	});
+
+	it('holds every request back after a 429 on a request with its own limit whose reset is within a minute (case 2)', async () => {
+		const pacer = new RequestPacer();
+		(await admitNow(pacer)).settle(answer(50, T0 + 60_000));
+		(await admitNow(pacer)).settle({ ...answer(0, T0 + 3_000, 429), ownLimit: true });
+		expect(pacer.delayMs(Date.now())).toBe(3_000);
+	});
+
+	it('forgets a window past its reset when an answer brings none, and keeps to the plan again (case 3)', async () => {
+		const pacer = new RequestPacer(10_000);
+		pacer.setPlan(3);
+		// One 429 with X-RateLimit-Remaining: 0, from a proxy or another limit.
+		(await admitNow(pacer)).settle(answer(0, T0 + 1_000, 429));
+		await vi.advanceTimersByTimeAsync(1_000 + MARGIN);
+		let sent = 0;
+		for (let i = 0; i < 20; i++) {
+			const admission = await pacer.admit(0);
+			if (!admission.admitted) break;
+			admission.settle(answer(undefined, undefined));
+			sent++;
+		}
+		// The 429 counted in the plan minute: two more in it, not one after another without end.
+		expect(sent).toBe(2);
+	});
+
+	it('does not let an invalid reset date switch blocking off (case 7)', async () => {
+		const pacer = new RequestPacer();
+		(await admitNow(pacer)).settle({ status: 429, rateLimit: { resetAt: new Date(Number.NaN) } });
+		expect(pacer.delayMs(Date.now())).toBe(0);
+		(await admitNow(pacer)).settle({ status: 429, rateLimit: { resetAt: new Date(T0 + 3_000) } });
+		expect(pacer.delayMs(Date.now())).toBe(3_000);
+	});
+
+	// Counterexamples of the model test (paceModel.test.mts).
+	it('keeps the window a later request saw, even when an earlier answer reads a later reset', async () => {
+		const pacer = new RequestPacer();
+		// A reset in seconds until, rounded up and read after the latency: 1 ms later than it is.
+		(await admitNow(pacer)).settle(answer(1, T0 + 10_001));
+		// The next request saw the window spent; its reset, in epoch nanoseconds, is exact.
+		(await admitNow(pacer)).settle(answer(0, T0 + 10_000));
+		expect(pacer.delayMs(Date.now())).toBe(10_000 + MARGIN);
+	});
+
+	it('counts a request answered without headers against a window an earlier request brings later', async () => {
+		const pacer = new RequestPacer();
+		(await admitNow(pacer)).settle(answer(2, T0 + 10_000));
+		const [b, c] = [await admitNow(pacer), await admitNow(pacer)];
+		// c was counted after b; its answer says nothing of the window, and comes first.
+		c.settle(answer(undefined, undefined));
+		b.settle(answer(1, T0 + 10_000));
+		expect(pacer.delayMs(Date.now())).toBe(10_000 + MARGIN);
+	});
+});

@@ -20,7 +20,12 @@ interface Answer {
 }
 
 const text = fc.string({ maxLength: 60 });
-const reason = fc.oneof(text, fc.constant(`invalid header Bearer ${TOKEN}`));
+const reason = fc.oneof(
+	text,
+	fc.constant(`invalid header Bearer ${TOKEN}`),
+	// A service that echoes the bare token.
+	fc.constant(`the token ${TOKEN} is not valid`),
+);
 const bodyArbitrary: fc.Arbitrary<string> = fc.oneof(
 	fc.constant(''),
 	text,

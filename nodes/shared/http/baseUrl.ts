@@ -31,10 +31,29 @@ export async function readCredentials(
 ): Promise<ICredentialDataDecryptedObject> {
 	let credentials = credentialReads.get(ctx);
 	if (!credentials) {
-		credentials = ctx.getCredentials(profile.credentialType);
+		credentials = ctx.getCredentials(profile.credentialType).then((data) => {
+			credentialsRead.set(ctx, data);
+			return data;
+		});
 		credentialReads.set(ctx, credentials);
 	}
 	return await credentials;
+}
+
+const credentialsRead = new WeakMap<ServiceContext, ICredentialDataDecryptedObject>();
+
+/** Fields of either credential that are no secret. */
+const NOT_SECRET = ['baseUrl', 'plan'];
+
+/**
+ * The secrets (token, key, signing secrets) of the credential `ctx` has read, so that a message
+ * never repeats one that a service echoed.
+ */
+export function secretsReadBy(ctx: ServiceContext): string[] {
+	return Object.entries(credentialsRead.get(ctx) ?? {})
+		.filter(([field, value]) => !NOT_SECRET.includes(field) && typeof value === 'string')
+		.map(([, value]) => (value as string).trim())
+		.filter((value) => value.length >= 6);
 }
 
 /**

@@ -7,7 +7,14 @@ import {
 	type JsonObject,
 } from 'n8n-workflow';
 
-import { checkFollowedUrl, checkRedirect, joinUrl, readBaseUrl, readCredentials } from './baseUrl';
+import {
+	checkFollowedUrl,
+	checkRedirect,
+	joinUrl,
+	readBaseUrl,
+	readCredentials,
+	secretsReadBy,
+} from './baseUrl';
 import { readHeader } from './headers';
 import { readPacer } from '../pacing/pacers';
 import {
@@ -54,12 +61,18 @@ function fail(
 	errorResponse: JsonObject,
 	failure: FailureDescription,
 ): never {
-	const error = new NodeApiError(ctx.getNode(), errorResponse, {
+	// A service may echo the token or key it was sent: it never reaches a message or the details.
+	const hidden = (text: string) =>
+		secretsReadBy(ctx).reduce((said, secret) => said.split(secret).join('***'), text);
+	const response = JSON.parse(hidden(JSON.stringify(errorResponse))) as JsonObject;
+	const error = new NodeApiError(ctx.getNode(), response, {
 		...failure,
+		message: hidden(failure.message),
+		description: hidden(failure.description),
 		itemIndex: request.itemIndex,
 	});
-	error.message = failure.message;
-	error.description = failure.description;
+	error.message = hidden(failure.message);
+	error.description = hidden(failure.description);
 	throw error;
 }
 

@@ -24,6 +24,7 @@
  *     a write made only during `webhook()` would not be saved.
  * A5  The response emits 'finish' once the answer is sent. 'close' without 'finish' means the
  *     sender went away (e.g. it timed out): n8n goes on, and may still create the execution.
+ *     Node sets `closed` and `destroyed` on the response as it emits 'close'.
  * A6  `webhook()` returning no `workflowData` and `noWebhookResponse: true` starts no execution
  *     and leaves the answer to the node (it wrote it on the response object).
  * A7  n8n's body parser keeps the request's bytes as `rawBody` (or offers `readRawBody()`).

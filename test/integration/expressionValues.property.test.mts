@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { propertyRuns } from '../support/harness/propertyRuns.mts';
 import { byId } from '../support/harness/runNode.mts';
 import { sandboxCredentials, withSandbox } from '../support/harness/sandbox.mts';
-import { runWithOnError, type OnError } from './onErrorRun.mts';
+import { runWithOnError, type OnError } from '../support/harness/onErrorRun.mts';
 
 /**
  * Every parameter of every operation given any JSON value by an expression (`{{ $json.v }}`):

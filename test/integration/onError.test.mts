@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import { byId, reasonOf } from '../support/harness/runNode.mts';
 import { sandboxCredentials, withSandbox } from '../support/harness/sandbox.mts';
-import { runWithOnError } from './onErrorRun.mts';
+import { runWithOnError } from '../support/harness/onErrorRun.mts';
 
 const sandbox = withSandbox();
 const getSite = { resource: 'site', operation: 'get', siteId: byId('={{ $json.site }}') };

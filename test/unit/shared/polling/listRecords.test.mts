@@ -11,7 +11,7 @@ import {
 	orderOf,
 	type IdentifiedRecord,
 } from '../../../../nodes/shared/polling/listRecords.ts';
-import { listOf, records } from './records.mts';
+import { listOf, records } from '../../../support/polling/records.mts';
 
 const { list: threats } = listOf([]);
 

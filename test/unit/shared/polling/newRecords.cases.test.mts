@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 
 import type { RecordFilter } from '../../../../nodes/shared/polling/listRecords.ts';
 import { newestNewRecord, pollNewRecords } from '../../../../nodes/shared/polling/newRecords.ts';
-import { listOf } from './records.mts';
+import { listOf } from '../../../support/polling/records.mts';
 
 const EPOCH = 1_700_000_000_000;
 

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { afterEach, describe, it, vi } from 'vitest';
 
 import { propertyRuns } from '../../../support/harness/propertyRuns.mts';
-import { listCommands, ListWorld, type ListShape } from './listModel.mts';
+import { listCommands, ListWorld, type ListShape } from '../../../support/polling/listModel.mts';
 
 afterEach(() => {
 	vi.restoreAllMocks();

@@ -7,7 +7,7 @@ import type {
 	RecordFilter,
 } from '../../../../nodes/shared/polling/listRecords.ts';
 import { newestNewRecord, pollNewRecords } from '../../../../nodes/shared/polling/newRecords.ts';
-import { listOf, records } from './records.mts';
+import { listOf, records } from '../../../support/polling/records.mts';
 
 const CONFIGURATION = 'configuration';
 

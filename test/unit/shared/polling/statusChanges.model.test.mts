@@ -14,7 +14,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { EventList, RecordFilter } from '../../../../nodes/shared/polling/listRecords.ts';
 import { pollStatusChanges } from '../../../../nodes/shared/polling/statusChanges.ts';
 import { propertyRuns } from '../../../support/harness/propertyRuns.mts';
-import { node } from './records.mts';
+import { node } from '../../../support/polling/records.mts';
 
 afterEach(() => {
 	vi.restoreAllMocks();

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 
 import type { PollResult, RecordFilter } from '../../../../nodes/shared/polling/listRecords.ts';
 import { newestStatus, pollStatusChanges } from '../../../../nodes/shared/polling/statusChanges.ts';
-import { listOf } from './records.mts';
+import { listOf } from '../../../support/polling/records.mts';
 
 const change = { field: 'status', previousField: 'previousStatus' };
 const CONFIGURATION = 'configuration';

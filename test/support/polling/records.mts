@@ -1,7 +1,7 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 
-import type { PageRef } from '../../../../nodes/shared/lists/pagedRequests.ts';
-import type { EventList, IdentifiedRecord } from '../../../../nodes/shared/polling/listRecords.ts';
+import type { PageRef } from '../../../nodes/shared/lists/pagedRequests.ts';
+import type { EventList, IdentifiedRecord } from '../../../nodes/shared/polling/listRecords.ts';
 
 /** The node the trigger's modules name in their errors. */
 export const node = {

@@ -14,8 +14,8 @@ import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
 import { expect, vi } from 'vitest';
 
-import type { EventList, RecordFilter } from '../../../../nodes/shared/polling/listRecords.ts';
-import { pollNewRecords } from '../../../../nodes/shared/polling/newRecords.ts';
+import type { EventList, RecordFilter } from '../../../nodes/shared/polling/listRecords.ts';
+import { pollNewRecords } from '../../../nodes/shared/polling/newRecords.ts';
 import { node } from './records.mts';
 
 /**

@@ -1,6 +1,6 @@
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
-import { NODE_UNDER_TEST, type NodeError } from '../support/harness/runNode.mts';
+import { NODE_UNDER_TEST, type NodeError } from './runNode.mts';
 import {
 	chain,
 	itemsNode,
@@ -8,7 +8,7 @@ import {
 	runWorkflow,
 	startNode,
 	type Credentials,
-} from '../support/harness/runWorkflow.mts';
+} from './runWorkflow.mts';
 
 /** n8n's "Settings → On Error" values that keep the workflow running. */
 export type OnError = 'continueRegularOutput' | 'continueErrorOutput';

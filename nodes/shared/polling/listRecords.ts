@@ -127,9 +127,12 @@ export function newestOf(records: IdentifiedRecord[], newest: Newest): Newest {
 	for (const { id, record } of records) {
 		const date = recordTime(record);
 		const own = idNumber(id)?.[1];
-		if (date !== undefined && date > (time ?? -Infinity)) [time, ids] = [date, []];
-		if (date !== undefined && date === time && !ids.includes(id)) ids.push(id);
-		if (date === undefined && own !== undefined) number = Math.max(own, number ?? own);
+		if (date === undefined) {
+			if (own !== undefined) number = Math.max(own, number ?? own);
+		} else {
+			if (date > (time ?? -Infinity)) [time, ids] = [date, []];
+			if (date === time && !ids.includes(id)) ids.push(id);
+		}
 	}
 	return { time, ids, number };
 }
@@ -155,12 +158,13 @@ export function isNewSince(record: IdentifiedRecord, newest: Newest): boolean {
  * (fewer than two values, mixed dates and IDs, no dates, opaque IDs).
  */
 export function orderOf(records: IdentifiedRecord[]): ListOrder | undefined {
+	// Stryker disable next-line ArrayDeclaration: one rank, like none, shows no order
 	const ranks = recordTimes(records) ?? idNumbers(records) ?? [];
-	const last = ranks.length - 1;
-	const newestAt = ranks.indexOf(Math.max(...ranks));
-	const oldestAt = ranks.indexOf(Math.min(...ranks));
-	if (ranks[0] > ranks[last] && newestAt < oldestAt) return 'newestFirst';
-	if (ranks[0] < ranks[last] && newestAt > oldestAt) return 'oldestFirst';
+	// 1 when the ranks fall from the first record to the last, -1 when they rise (0 or NaN: neither).
+	const ends = Math.sign(ranks[0] - ranks[ranks.length - 1]);
+	// The same from the newest record to the oldest.
+	const extremes = Math.sign(ranks.indexOf(Math.min(...ranks)) - ranks.indexOf(Math.max(...ranks)));
+	if (ends !== 0 && ends === extremes) return ends === 1 ? 'newestFirst' : 'oldestFirst';
 	return undefined;
 }
 

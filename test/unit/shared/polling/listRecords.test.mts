@@ -67,9 +67,14 @@ describe('list order', () => {
 		expect(orderOf(at(3, 1, 5, 2))).toBeUndefined();
 		expect(orderOf(at(2, 5, 1, 3))).toBeUndefined();
 		expect(orderOf(at(2, 2))).toBeUndefined();
+		// Ends of one rank tell no order, wherever the newest and oldest are.
+		expect(orderOf(at(2, 3, 1, 2))).toBeUndefined();
+		expect(orderOf(at(2, 1, 3, 2))).toBeUndefined();
 		expect(orderOf(records('thr_9', 'thr_10', 'thr_11'))).toBe('oldestFirst');
 		expect(orderOf(records('thr_11', 'thr_2'))).toBe('newestFirst');
 		expect(orderOf(records('a1', 'b2'))).toBeUndefined();
+		// The prefix is all before the number, a line break too.
+		expect(orderOf(records('a\nx_2', 'b\nx_1'))).toBeUndefined();
 		expect(orderOf(records('thr_1'))).toBeUndefined();
 	});
 });

@@ -227,6 +227,10 @@ describe('new records', () => {
 		// Records of one poll alone (its new ones) teach nothing.
 		const empty = await poll([], undefined);
 		expect((await poll(range(1, 3, true), empty.memory)).memory.order).toBeUndefined();
+		// Records seen before with new ones teach it.
+		const one = await poll(range(1, 1, true));
+		expect(one.memory.order).toBeUndefined();
+		expect((await poll(range(1, 2, true), one.memory)).memory.order).toBe('oldestFirst');
 	});
 
 	it('goes on at the next poll after 1,000 pages, and the first poll reading on emits nothing old', async () => {
@@ -246,6 +250,30 @@ describe('new records', () => {
 		expect(emitted(next)).toEqual(['fresh']);
 		expect(next.memory.unread).toBeUndefined();
 		expect(next.memory.newestPage).toEqual({ qs: { page: 1251 } });
+	});
+
+	it('the first poll cut short takes a record of the millisecond it began as old, a later one as new', async () => {
+		const now = 5000;
+		const list = [
+			{ id: 'a', createdAt: 1 },
+			{ id: 'b', createdAt: now },
+			{ id: 'c', createdAt: now + 1 },
+		];
+		const short = listOf(list, { pageSize: 1, budgetMs: 0 }).list;
+		const first = await pollNewRecords(short, undefined, CONFIGURATION, [], now);
+		expect(first.memory.resumeAt).toEqual({ qs: { page: 2 } });
+		expect(emitted(await poll(list, first.memory, { pageSize: 1 }))).toEqual(['c']);
+	});
+
+	it('keeps the page that held the newest records only for a list found oldest first', async () => {
+		const first = await poll(newestFirst(1, 2), undefined, { pageSize: 2 });
+		const newest = await poll(newestFirst(1, 5), first.memory, { pageSize: 2 });
+		expect(emitted(newest)).toEqual(['n5', 'n4', 'n3']);
+		expect(newest.memory.order).toBe('newestFirst');
+		expect(newest.memory).not.toHaveProperty('newestPage');
+		const unordered = await poll(opaque(5), undefined, { pageSize: 2 });
+		expect(unordered.memory.order).toBeUndefined();
+		expect(unordered.memory).not.toHaveProperty('newestPage');
 	});
 
 	it('makes room for new IDs by dropping departed ones when the memory is full', async () => {

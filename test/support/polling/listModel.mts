@@ -348,7 +348,11 @@ function brief(ids: string[]): string {
 
 type Command = fc.AsyncCommand<object, ListWorld>;
 
-function command(label: string, run: (world: ListWorld) => Promise<void> | void): Command {
+/** A command of a model world that keeps a log of the history (printed when a property fails). */
+export function loggedCommand<World extends { log: string[] }>(
+	label: string,
+	run: (world: World) => Promise<void> | void,
+): fc.AsyncCommand<object, World> {
 	return {
 		check: () => true,
 		run: async (_model, world) => {
@@ -358,6 +362,9 @@ function command(label: string, run: (world: ListWorld) => Promise<void> | void)
 		toString: () => label,
 	};
 }
+
+const command = (label: string, run: (world: ListWorld) => Promise<void> | void): Command =>
+	loggedCommand(label, run);
 
 /** The commands of a history; `batch`: the largest batch added at once. */
 export function listCommands(batch: number): Array<fc.Arbitrary<Command>> {

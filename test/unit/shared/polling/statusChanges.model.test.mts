@@ -14,6 +14,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { EventList, RecordFilter } from '../../../../nodes/shared/polling/listRecords.ts';
 import { pollStatusChanges } from '../../../../nodes/shared/polling/statusChanges.ts';
 import { propertyRuns } from '../../../support/harness/propertyRuns.mts';
+import { loggedCommand } from '../../../support/polling/listModel.mts';
 import { node } from '../../../support/polling/records.mts';
 
 afterEach(() => {
@@ -165,18 +166,8 @@ class StatusWorld {
 	}
 }
 
-type Command = fc.AsyncCommand<object, StatusWorld>;
-
-function command(label: string, run: (world: StatusWorld) => Promise<void> | void): Command {
-	return {
-		check: () => true,
-		run: async (_model, world) => {
-			world.log.push(`> ${label}`);
-			await run(world);
-		},
-		toString: () => label,
-	};
-}
+const command = (label: string, run: (world: StatusWorld) => Promise<void> | void) =>
+	loggedCommand(label, run);
 
 const fraction = fc.integer({ min: 0, max: 99 }).map((value) => value / 100);
 const status = fc.integer({ min: 0, max: STATUSES.length - 1 });

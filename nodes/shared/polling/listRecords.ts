@@ -155,17 +155,21 @@ export function isNewSince(record: IdentifiedRecord, newest: Newest): boolean {
  * The order records show: by their dates when every record has one, else by the numbers ending
  * IDs that share a prefix, when the first and last records and the newest and oldest agree on it
  * (a batch listed in any order at the new end does not hide it); undefined when they do not tell
- * (fewer than two values, mixed dates and IDs, no dates, opaque IDs).
+ * (fewer than two values, mixed dates and IDs, no dates, opaque IDs). `oneBatch`: the records may
+ * all be one batch listed in any order (the first poll's), so they show an order only when no
+ * record turns back against it.
  */
-export function orderOf(records: IdentifiedRecord[]): ListOrder | undefined {
+export function orderOf(records: IdentifiedRecord[], oneBatch = false): ListOrder | undefined {
 	// Stryker disable next-line ArrayDeclaration: one rank, like none, shows no order
 	const ranks = recordTimes(records) ?? idNumbers(records) ?? [];
 	// 1 when the ranks fall from the first record to the last, -1 when they rise (0 or NaN: neither).
 	const ends = Math.sign(ranks[0] - ranks[ranks.length - 1]);
 	// The same from the newest record to the oldest.
 	const extremes = Math.sign(ranks.indexOf(Math.min(...ranks)) - ranks.indexOf(Math.max(...ranks)));
-	if (ends !== 0 && ends === extremes) return ends === 1 ? 'newestFirst' : 'oldestFirst';
-	return undefined;
+	if (ends === 0 || ends !== extremes) return undefined;
+	const turnsBack = ranks.some((rank, index) => Math.sign(ranks[index - 1] - rank) === -ends);
+	if (oneBatch && turnsBack) return undefined;
+	return ends === 1 ? 'newestFirst' : 'oldestFirst';
 }
 
 /**
@@ -213,7 +217,11 @@ export interface ReadStop {
 }
 
 function stopsAt(page: ReadPage, stop: ReadStop): boolean {
-	if (stop.newestFirstStart && page.at === undefined && orderOf(page.records) === 'newestFirst')
+	if (
+		stop.newestFirstStart &&
+		page.at === undefined &&
+		orderOf(page.records, true) === 'newestFirst'
+	)
 		return true;
 	return stop.old !== undefined && page.records.some(stop.old);
 }

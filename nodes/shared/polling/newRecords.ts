@@ -161,8 +161,9 @@ export async function pollNewRecords(
 	const readIds = read.records.map(({ id }) => id);
 	const wasRead = new Set(readIds);
 	// The order is learnt from records of more than this poll (dates within a batch tell nothing).
-	const learns = quiet || readIds.some((id) => seen.has(id));
-	const order = memory?.order ?? (learns ? orderOf(read.records) : undefined);
+	const withSeen = readIds.some((id) => seen.has(id));
+	const learnt = withSeen || quiet ? orderOf(read.records, !withSeen) : undefined;
+	const order = memory?.order ?? learnt;
 	// IDs are remembered the list's new end first.
 	const newEndFirst = (ids: string[]) => (order === 'oldestFirst' ? [...ids].reverse() : ids);
 	const refusedNow = new Set(refused);

@@ -118,4 +118,16 @@ describe('issue 37: each record once', () => {
 		const window = [...list.slice(0, 99), sameSecond];
 		expect((await poller.poll(window)).ids).toContain('same');
 	});
+
+	it('a first list whose records are out of order (a batch) teaches no order: later pages are still read (found by the model)', async () => {
+		const poller = new Poller();
+		// Oldest first, but the first 12 records were listed rotated: 7 … 12, 1 … 6.
+		const first = newestFirst(1, 12).reverse();
+		const rotated = [...first.slice(6), ...first.slice(0, 6)];
+		await poller.poll(rotated, 100);
+		const list = [...rotated, ...newestFirst(13, 101).reverse()];
+		const emitted = [...(await poller.poll(list, 100)).ids, ...(await poller.poll(list, 100)).ids];
+		expect(emitted).toHaveLength(89);
+		expect(emitted).toContain('x101q');
+	});
 });

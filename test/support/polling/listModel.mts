@@ -8,14 +8,16 @@
  * - a record the promise covers that stays listed is emitted by the end of the second poll not cut
  *   short (by time or a failed page) after it was added;
  * - memory within its bounds; a poll reads at most the pages its budget allows (plus one after a
- *   stale page), and on a list that shows its order, a poll when nothing changed reads at most 2.
+ *   stale page), and on a list that shows its order, a poll when nothing changed reads at most 2;
+ * - a manual run (Fetch Test Event) returns the newest listed record the filters accept and leaves
+ *   the memory as it was.
  */
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
 import { expect, vi } from 'vitest';
 
 import type { EventList, RecordFilter } from '../../../nodes/shared/polling/listRecords.ts';
-import { pollNewRecords } from '../../../nodes/shared/polling/newRecords.ts';
+import { newestNewRecord, pollNewRecords } from '../../../nodes/shared/polling/newRecords.ts';
 import { node } from './records.mts';
 
 /**
@@ -83,6 +85,8 @@ export class ListWorld {
 	/** Each record's date (or the second its number stands for). */
 	private readonly dates = new Map<string, number>();
 	private step = 0;
+	/** Polls not cut short since the list, the configuration or the memory last changed. */
+	private quietPolls = 0;
 	/** The fake clock ListReader reads (Date.now): one ms per page. */
 	private clock = 0;
 	log: string[] = [];
@@ -91,10 +95,11 @@ export class ListWorld {
 		readonly shape: ListShape,
 		readonly durableCursors: boolean,
 		initial: number,
+		configuration = 0,
 	) {
 		vi.spyOn(Date, 'now').mockImplementation(() => this.clock);
 		for (let index = 0; index < initial; index++) this.add('new', 1, 1, 0);
-		this.startConfiguration(0);
+		this.startConfiguration(configuration);
 	}
 
 	get filters(): RecordFilter[] {
@@ -125,9 +130,15 @@ export class ListWorld {
 	 * an oldest-first one; dated after every listed record, or in the newest one's second when
 	 * `shuffle % 4 === 0`), at its old end (`old`, dated before every one) or inside it (`inside`, at
 	 * `at`, a fraction of its length, dated between its neighbours), listed in the order `shuffle`
-	 * gives (rotated, maybe reversed).
+	 * gives (rotated, maybe reversed); `low`: every one of low severity (refused by the filter).
 	 */
-	add(where: 'new' | 'old' | 'inside', count: number, shuffle: number, at: number): void {
+	add(
+		where: 'new' | 'old' | 'inside',
+		count: number,
+		shuffle: number,
+		at: number,
+		low = false,
+	): void {
 		if (this.shape.ids === 'opaque' && this.list.length + count > MAX_UNORDERED) {
 			this.log.push(`add ${count}: not done, the list would outgrow ${MAX_UNORDERED}`);
 			return;
@@ -149,7 +160,7 @@ export class ListWorld {
 		const between = Math.floor((above + below) / 2 / SECOND) * SECOND;
 		const batch: Record[] = [];
 		for (let index = 0; index < count; index++) {
-			const severity = (this.serial + index) % 3 === 0 ? 'low' : 'high';
+			const severity = low || (this.serial + index) % 3 === 0 ? 'low' : 'high';
 			const step = (index + 1) * SECOND;
 			// The newest one's second: dated records only (numbers do not repeat).
 			const sameSecond = shuffle % 4 === 0 && this.shape.ids === 'dated';
@@ -166,9 +177,11 @@ export class ListWorld {
 			this.newestEver = Math.max(this.newestEver, date);
 		}
 		if (batch.length === 0) return;
-		// In list order (newest first: the newest on top) when shuffle < 4, else rotated and turned.
+		this.quietPolls = 0;
+		// In list order (newest first: the newest on top) when shuffle < 4, else rotated and turned
+		// (7: the other order, as a batch listed oldest first on top of a newest-first list).
 		const inOrder = (where === 'new') === newestFirst ? [...batch].reverse() : batch;
-		const turn = shuffle % batch.length;
+		const turn = shuffle === 7 ? 0 : shuffle % batch.length;
 		const rotated = [...inOrder.slice(turn), ...inOrder.slice(0, turn)];
 		const listed = shuffle < 4 ? inOrder : shuffle % 2 === 0 ? rotated : rotated.reverse();
 		this.list.splice(position, 0, ...listed);
@@ -181,7 +194,7 @@ export class ListWorld {
 				wholePolls: 0,
 			});
 		}
-		this.log.push(`add ${where} ${brief(listed.map(({ id }) => id))}`);
+		this.log.push(`add ${where}${low ? ' low' : ''} ${brief(listed.map(({ id }) => id))}`);
 	}
 
 	remove(at: number, count: number): void {
@@ -189,11 +202,13 @@ export class ListWorld {
 		if (this.shape.window !== undefined) return;
 		const position = Math.floor(at * this.list.length);
 		const gone = this.list.splice(position, count);
+		if (gone.length > 0) this.quietPolls = 0;
 		this.log.push(`remove ${brief(gone.map(({ id }) => id))}`);
 	}
 
 	startConfiguration(configuration: number): void {
 		if (configuration === this.configuration && this.log.length > 0) return;
+		this.quietPolls = 0;
 		this.configuration = configuration;
 		this.baselinePending = true;
 		this.activating = true;
@@ -212,6 +227,7 @@ export class ListWorld {
 			for (const record of this.histories.values()) record.promised = false;
 		}
 		this.baselinePending = this.savedBaselinePending;
+		this.quietPolls = 0;
 		this.log.push('restart');
 	}
 
@@ -289,6 +305,13 @@ export class ListWorld {
 		}
 		this.live = JSON.parse(JSON.stringify(memory)) as IDataObject;
 		const cut = pages !== undefined && fetched.length >= pages;
+		if (cut) this.quietPolls = 0;
+		else if (this.quietPolls++ >= 3 && this.showsOrder()) {
+			expect(
+				fetched.length,
+				`a poll when nothing changed reads at most 2 pages\n${history}`,
+			).toBeLessThanOrEqual(2);
+		}
 		// A record a poll did not see listed (removed, or out of the window) is not promised.
 		for (const [id, record] of this.histories) if (!listedNow.has(id)) record.promised = false;
 		if (!cut && !this.baselinePending) this.checkLiveness(history);
@@ -327,16 +350,38 @@ export class ListWorld {
 		);
 	}
 
-	/** Polls without budget until all is read, then checks a poll when nothing changed. */
+	/** Polls without budget until all is read, and once more when nothing changed (checked by `poll`). */
 	async settle(): Promise<void> {
-		for (let index = 0; index < 3; index++) await this.poll();
-		const fetched = await this.poll();
-		if (this.showsOrder()) {
-			expect(
-				fetched.length,
-				`a steady poll reads at most 2 pages\n${this.log.join('\n')}`,
-			).toBeLessThanOrEqual(2);
+		for (let index = 0; index < 4; index++) await this.poll();
+	}
+
+	/**
+	 * A manual run (Fetch Test Event): the newest listed record the filters accept (by date or
+	 * number; any accepted one of a list in no visible order), the memory left as it was.
+	 */
+	async fetchTestEvent(): Promise<void> {
+		const before = JSON.stringify(this.live);
+		const fetched: string[] = [];
+		const name = CONFIGURATIONS[this.configuration].name;
+		const list = this.eventList(undefined, undefined, fetched);
+		const found = await newestNewRecord(list, this.live, name, this.filters);
+		const id = found === undefined ? undefined : String(found.id);
+		this.log.push(`fetch test event read ${brief(fetched)} found ${id ?? 'nothing'}`);
+		const history = this.log.join('\n');
+		expect(JSON.stringify(this.live), `the manual run left the memory\n${history}`).toBe(before);
+		const accepted = this.visible().filter(
+			({ severity }) => this.filters.length === 0 || severity === 'high',
+		);
+		if (accepted.length === 0) {
+			expect(id, `nothing listed is accepted\n${history}`).toBeUndefined();
+			return;
 		}
+		const ids = accepted.map((record) => record.id);
+		expect(ids, `the test event is a listed, accepted record\n${history}`).toContain(id);
+		if (this.shape.ids === 'opaque') return;
+		const rank = (recordId: string | undefined) => this.dates.get(recordId ?? '') ?? -Infinity;
+		const newest = Math.max(...ids.map(rank));
+		expect(rank(id), `the test event is the newest accepted record\n${history}`).toBe(newest);
 	}
 }
 
@@ -366,26 +411,36 @@ export function loggedCommand<World extends { log: string[] }>(
 const command = (label: string, run: (world: ListWorld) => Promise<void> | void): Command =>
 	loggedCommand(label, run);
 
-/** The commands of a history; `batch`: the largest batch added at once. */
-export function listCommands(batch: number): Array<fc.Arbitrary<Command>> {
+type Where = 'new' | 'old' | 'inside';
+
+/**
+ * The commands of a history by name; `batch`: the largest batch added at once, `where` the places
+ * records are added, `inOrder`: batches listed in the list's order only.
+ */
+export function commandsOf(
+	batch: number,
+	where: Where[] = ['new', 'old', 'inside'],
+	inOrder = false,
+) {
 	const fraction = fc.integer({ min: 0, max: 99 }).map((value) => value / 100);
-	return [
-		fc
+	return {
+		add: fc
 			.tuple(
-				fc.constantFrom('new', 'old', 'inside') as fc.Arbitrary<'new' | 'old' | 'inside'>,
+				fc.constantFrom(...where),
 				fc.integer({ min: 1, max: batch }),
-				fc.nat(7),
+				fc.nat(inOrder ? 3 : 7),
 				fraction,
+				fc.boolean(),
 			)
-			.map(([where, count, shuffle, at]) =>
-				command(`add(${where}, ${count}, ${shuffle}, ${at})`, (world) =>
-					world.add(where, count, shuffle, at),
+			.map(([place, count, shuffle, at, low]) =>
+				command(`add(${place}, ${count}, ${shuffle}, ${at}${low ? ', low' : ''})`, (world) =>
+					world.add(place, count, shuffle, at, low),
 				),
 			),
-		fc
+		remove: fc
 			.tuple(fraction, fc.integer({ min: 1, max: Math.max(1, Math.floor(batch / 2)) }))
 			.map(([at, count]) => command(`remove(${at}, ${count})`, (world) => world.remove(at, count))),
-		fc
+		cutPoll: fc
 			.tuple(fc.option(fc.integer({ min: 1, max: 4 })), fc.option(fc.nat(3), { freq: 4 }))
 			.map(([pages, failAt]) =>
 				command(
@@ -395,14 +450,25 @@ export function listCommands(batch: number): Array<fc.Arbitrary<Command>> {
 					},
 				),
 			),
-		fc.constant(command('poll()', async (world) => void (await world.poll()))),
-		fc.constant(command('restart()', (world) => world.restart())),
-		fc.integer({ min: 0, max: CONFIGURATIONS.length - 1 }).map((configuration) =>
+		budgetPoll: fc
+			.integer({ min: 1, max: 4 })
+			.map((pages) => command(`poll(${pages})`, async (world) => void (await world.poll(pages)))),
+		poll: fc.constant(command('poll()', async (world) => void (await world.poll()))),
+		restart: fc.constant(command('restart()', (world) => world.restart())),
+		configure: fc.integer({ min: 0, max: CONFIGURATIONS.length - 1 }).map((configuration) =>
 			command(`configure(${configuration})`, async (world) => {
 				// Publishing runs the trigger's first poll.
 				world.startConfiguration(configuration);
 				await world.poll();
 			}),
 		),
-	];
+		fetchTestEvent: fc.constant(
+			command('fetchTestEvent()', async (world) => world.fetchTestEvent()),
+		),
+	};
+}
+
+/** Every command of a history; `batch`: the largest batch added at once. */
+export function listCommands(batch: number): Array<fc.Arbitrary<Command>> {
+	return Object.values(commandsOf(batch));
 }

@@ -7,7 +7,12 @@ import fc from 'fast-check';
 import { afterEach, describe, it, vi } from 'vitest';
 
 import { propertyRuns } from '../../../support/harness/propertyRuns.mts';
-import { listCommands, ListWorld, type ListShape } from '../../../support/polling/listModel.mts';
+import {
+	commandsOf,
+	listCommands,
+	ListWorld,
+	type ListShape,
+} from '../../../support/polling/listModel.mts';
 
 afterEach(() => {
 	vi.restoreAllMocks();
@@ -20,8 +25,11 @@ async function run(
 	durableCursors: boolean,
 	initial: number,
 	commands: Iterable<fc.AsyncCommand<object, ListWorld>>,
+	{ configuration = 0, published = false } = {},
 ): Promise<void> {
-	const world = new ListWorld(shape, durableCursors, initial);
+	const world = new ListWorld(shape, durableCursors, initial, configuration);
+	// Publishing runs the trigger's first poll.
+	if (published) await world.poll();
 	await fc.asyncModelRun(() => ({ model: {}, real: world }), commands);
 	await world.settle();
 }
@@ -53,6 +61,9 @@ const longList = (shape: fc.Arbitrary<ListShape>, runs: number, initial: number[
 		),
 		propertyRuns(runs),
 	);
+
+/** Runs in `npm test` of the properties that target one kind of history each. */
+const RUNS = { anyOrder: 20, refused: 20, testEvent: 30, inParts: 4 };
 
 const pageSize = fc.integer({ min: 1, max: 5 });
 const longPages = fc.constantFrom(100, 500, 1000);
@@ -86,5 +97,80 @@ describe('new records: the promise over generated histories', () => {
 	it('a long list in no visible order', async () => {
 		const shape = fc.record({ ids: fc.constant('opaque'), order, pageSize: longPages });
 		await longList(shape, 15, [0, 2000]);
+	});
+
+	it('a filtered list in pages of ten, batches at the new end in any order', async () => {
+		const shape = fc.record({
+			ids: fc.constantFrom('dated', 'numbered'),
+			order,
+			pageSize: fc.constant(10),
+		});
+		const { add, poll, cutPoll } = commandsOf(300, ['new']);
+		await fc.assert(
+			fc.asyncProperty(
+				shape,
+				fc.boolean(),
+				fc.commands([add, poll, cutPoll], { maxCommands: 6 }),
+				async (listShape, durable, commands) => {
+					await run(listShape, durable, 30, commands, { configuration: 1, published: true });
+				},
+			),
+			propertyRuns(RUNS.anyOrder),
+		);
+	});
+
+	it('a filtered list in pages of ten, more than 200 records refused (batches in order)', async () => {
+		const shape = fc.record({
+			ids: fc.constantFrom('dated', 'numbered'),
+			order,
+			pageSize: fc.constant(10),
+		});
+		const { add, poll, cutPoll } = commandsOf(300, ['new'], true);
+		await fc.assert(
+			fc.asyncProperty(
+				shape,
+				fc.boolean(),
+				fc.commands([add, poll, cutPoll], { maxCommands: 6 }),
+				async (listShape, durable, commands) => {
+					await run(listShape, durable, 30, commands, { configuration: 1, published: true });
+				},
+			),
+			propertyRuns(RUNS.refused),
+		);
+	});
+
+	it('Fetch Test Event on a filtered list in pages of ten (batches in order)', async () => {
+		const shape = fc.record({
+			ids: fc.constantFrom('dated', 'numbered'),
+			order,
+			pageSize: fc.constant(10),
+		});
+		const { add, remove, poll, fetchTestEvent } = commandsOf(30, undefined, true);
+		await fc.assert(
+			fc.asyncProperty(
+				shape,
+				fc.boolean(),
+				fc.commands([add, remove, poll, fetchTestEvent], { maxCommands: 8 }),
+				async (listShape, durable, commands) => {
+					await run(listShape, durable, 30, commands, { configuration: 1, published: true });
+				},
+			),
+			propertyRuns(RUNS.testEvent),
+		);
+	});
+
+	it('a long list in no visible order, read in parts under the poll budget', async () => {
+		const shape = fc.record({ ids: fc.constant('opaque'), order, pageSize: fc.constant(500) });
+		const { add, budgetPoll } = commandsOf(3);
+		await fc.assert(
+			fc.asyncProperty(
+				shape,
+				fc.commands([add, budgetPoll], { maxCommands: 12 }),
+				async (listShape, commands) => {
+					await run(listShape, true, 3000, commands);
+				},
+			),
+			propertyRuns(RUNS.inParts),
+		);
 	});
 });

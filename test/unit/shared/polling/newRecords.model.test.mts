@@ -65,6 +65,30 @@ const longList = (shape: fc.Arbitrary<ListShape>, runs: number, initial: number[
 /** Runs in `npm test` of the properties that target one kind of history each. */
 const RUNS = { anyOrder: 20, refused: 20, testEvent: 30, inParts: 4 };
 
+/** A published, filtered list of 30 dated or numbered records in pages of ten, under `commands`. */
+async function filteredPagesOfTen(
+	commands: Array<fc.Arbitrary<fc.AsyncCommand<object, ListWorld>>>,
+	maxCommands: number,
+	runs: number,
+): Promise<void> {
+	const shape = fc.record({
+		ids: fc.constantFrom('dated', 'numbered'),
+		order,
+		pageSize: fc.constant(10),
+	}) as fc.Arbitrary<ListShape>;
+	await fc.assert(
+		fc.asyncProperty(
+			shape,
+			fc.boolean(),
+			fc.commands(commands, { maxCommands }),
+			async (listShape, durable, history) => {
+				await run(listShape, durable, 30, history, { configuration: 1, published: true });
+			},
+		),
+		propertyRuns(runs),
+	);
+}
+
 const pageSize = fc.integer({ min: 1, max: 5 });
 const longPages = fc.constantFrom(100, 500, 1000);
 
@@ -100,63 +124,18 @@ describe('new records: the promise over generated histories', () => {
 	});
 
 	it('a filtered list in pages of ten, batches at the new end in any order', async () => {
-		const shape = fc.record({
-			ids: fc.constantFrom('dated', 'numbered'),
-			order,
-			pageSize: fc.constant(10),
-		});
 		const { add, poll, cutPoll } = commandsOf(300, ['new']);
-		await fc.assert(
-			fc.asyncProperty(
-				shape,
-				fc.boolean(),
-				fc.commands([add, poll, cutPoll], { maxCommands: 6 }),
-				async (listShape, durable, commands) => {
-					await run(listShape, durable, 30, commands, { configuration: 1, published: true });
-				},
-			),
-			propertyRuns(RUNS.anyOrder),
-		);
+		await filteredPagesOfTen([add, poll, cutPoll], 6, RUNS.anyOrder);
 	});
 
 	it('a filtered list in pages of ten, more than 200 records refused (batches in order)', async () => {
-		const shape = fc.record({
-			ids: fc.constantFrom('dated', 'numbered'),
-			order,
-			pageSize: fc.constant(10),
-		});
 		const { add, poll, cutPoll } = commandsOf(300, ['new'], true);
-		await fc.assert(
-			fc.asyncProperty(
-				shape,
-				fc.boolean(),
-				fc.commands([add, poll, cutPoll], { maxCommands: 6 }),
-				async (listShape, durable, commands) => {
-					await run(listShape, durable, 30, commands, { configuration: 1, published: true });
-				},
-			),
-			propertyRuns(RUNS.refused),
-		);
+		await filteredPagesOfTen([add, poll, cutPoll], 6, RUNS.refused);
 	});
 
 	it('Fetch Test Event on a filtered list in pages of ten (batches in order)', async () => {
-		const shape = fc.record({
-			ids: fc.constantFrom('dated', 'numbered'),
-			order,
-			pageSize: fc.constant(10),
-		});
 		const { add, remove, poll, fetchTestEvent } = commandsOf(30, undefined, true);
-		await fc.assert(
-			fc.asyncProperty(
-				shape,
-				fc.boolean(),
-				fc.commands([add, remove, poll, fetchTestEvent], { maxCommands: 8 }),
-				async (listShape, durable, commands) => {
-					await run(listShape, durable, 30, commands, { configuration: 1, published: true });
-				},
-			),
-			propertyRuns(RUNS.testEvent),
-		);
+		await filteredPagesOfTen([add, remove, poll, fetchTestEvent], 8, RUNS.testEvent);
 	});
 
 	it('a long list in no visible order, read in parts under the poll budget', async () => {

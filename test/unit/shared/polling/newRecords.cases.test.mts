@@ -130,4 +130,12 @@ describe('issue 37: each record once', () => {
 		expect(emitted).toHaveLength(89);
 		expect(emitted).toContain('x101q');
 	});
+
+	it('a first page that turns back does not end the first read: records on later pages are not new (found by the model)', async () => {
+		const poller = new Poller();
+		const [r1, r2, r3, r4] = newestFirst(1, 4).reverse();
+		const list = [r3, r1, r2, r4];
+		await poller.poll(list, 3);
+		expect((await poller.poll(list, 3)).ids).toEqual([]);
+	});
 });

@@ -1,17 +1,17 @@
 import { NodeOperationError, type INode } from 'n8n-workflow';
 
-import { kindOf } from './values';
+import { textValue } from './values';
 
 /** Returns the ID trimmed (a number as text); refuses an empty one and any other type. */
 export function requireId(node: INode, value: unknown, label: string, itemIndex: number): string {
-	const isText = typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
-	if (!isText && value !== undefined && value !== null) {
-		throw new NodeOperationError(node, `The ${label} must be text, not ${kindOf(value)}`, {
-			itemIndex,
-			description: `Pick a ${label.replace(/ ID$/, '')} from the list, or enter its ID. If the ID comes from an expression, check that it gives the ID itself (e.g. {{ $json.id }}), not ${kindOf(value)}.`,
-		});
-	}
-	const id = typeof value === 'string' ? value.trim() : isText ? String(value) : '';
+	const id = textValue(
+		node,
+		value,
+		label,
+		itemIndex,
+		(kind) =>
+			`Pick a ${label.replace(/ ID$/, '')} from the list, or enter its ID. If the ID comes from an expression, check that it gives the ID itself (e.g. {{ $json.id }}), not ${kind}.`,
+	);
 	if (id === '') {
 		throw new NodeOperationError(node, `The ${label} is empty`, {
 			itemIndex,

@@ -17,9 +17,17 @@ function refuse(node: INode, itemIndex: number, message: string, description: st
 
 /**
  * A text field read from the node: text is trimmed, a number becomes its text; nothing, null and
- * '' are ''; anything else (true/false, a list, an object) is refused naming the field.
+ * '' are ''; anything else (true/false, a list, an object) is refused naming the field, with
+ * `fix` (what to do, given what the value is) as the description.
  */
-export function textValue(node: INode, value: unknown, label: string, itemIndex: number): string {
+export function textValue(
+	node: INode,
+	value: unknown,
+	label: string,
+	itemIndex: number,
+	fix = (kind: string) =>
+		`Enter the ${label} as text, or check the expression that sets it: it gives ${kind}.`,
+): string {
 	if (typeof value === 'string') return value.trim();
 	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
 	if (value === undefined || value === null) return '';
@@ -27,7 +35,7 @@ export function textValue(node: INode, value: unknown, label: string, itemIndex:
 		node,
 		itemIndex,
 		`The ${label} must be text, not ${kindOf(value)}`,
-		`Enter the ${label} as text, or check the expression that sets it: it gives ${kindOf(value)}.`,
+		fix(kindOf(value)),
 	);
 }
 

@@ -21,8 +21,12 @@ export function plainReason(text: string, max = MAX_REASON_CHARS): string | unde
 		.replace(/(bearer|basic)\s+(?=[^\s"',;]*[0-9_.-])[^\s"',;]{8,}/gi, '$1 ***')
 		.replace(/\s+/g, ' ')
 		.trim();
-	if (plain === '') return undefined;
-	return plain.length > max ? `${plain.slice(0, max - 1)}…` : plain;
+	return plain === '' ? undefined : bounded(plain, max);
+}
+
+/** `text` cut to `max` characters, the cut marked with an ellipsis. */
+export function bounded(text: string, max: number): string {
+	return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
 /** An HTML page's reason: its title, else its first heading, else its text. */

@@ -1,7 +1,7 @@
 import type { IN8nHttpFullResponse } from 'n8n-workflow';
 
 import { MAX_REDIRECTS, parseUrl, type RefusedUrl } from './baseUrl';
-import { plainReason, readErrorBody } from './errorBody';
+import { bounded, plainReason, readErrorBody } from './errorBody';
 import type { RateLimitInfo } from './rateLimitHeaders';
 import { describeRateLimit } from './rateLimitMessages';
 import type { FailureDescription, ServiceProfile, ServiceRequest } from './serviceTypes';
@@ -19,10 +19,6 @@ const CODE_BY_STATUS: Record<number, string> = {
 /** The most a message or a description holds, in characters: n8n shows both and stores them. */
 export const MAX_MESSAGE_CHARS = 600;
 export const MAX_DESCRIPTION_CHARS = 1200;
-
-function bounded(text: string, max: number): string {
-	return text.length > max ? `${text.slice(0, max - 1)}…` : text;
-}
 
 /** A failure with message and description cut to their bounds. */
 function boundedFailure(failure: FailureDescription): FailureDescription {

@@ -203,8 +203,10 @@ export interface ListRead {
 	fromStart: boolean;
 	/** Whether the read went from the list's start to its end, or to the page that stopped it. */
 	whole: boolean;
-	/** Set when a page stopped the read and the list goes on after it. */
-	stoppedBeforeEnd?: boolean;
+	/** Set when a page stopped the read and the list goes on after it: the page after it. */
+	next?: PageRef;
+	/** The page the read was asked to begin at was stale: it began at the restart page instead. */
+	restarted?: boolean;
 }
 
 /**
@@ -251,14 +253,14 @@ export class ListReader {
 	 * Reads from `from` (the list's start when undefined) page after page, up to the page `stop`
 	 * names or the list's end, or until the poll's time or its pages run out. When the
 	 * service refuses the remembered page `from` as stale (a cursor whose record is gone), the read
-	 * begins again at the list's start.
+	 * begins again at `restartAt` (the list's start when undefined).
 	 */
-	async read(from?: PageRef, stop: ReadStop = {}): Promise<ListRead> {
+	async read(from?: PageRef, stop: ReadStop = {}, restartAt?: PageRef): Promise<ListRead> {
 		try {
 			return await this.readFrom(from, stop);
 		} catch (error) {
 			if (from === undefined || !isStaleLink(error)) return await Promise.reject(error as Error);
-			return await this.readFrom(undefined, stop);
+			return { ...(await this.readFrom(restartAt, stop)), restarted: true };
 		}
 	}
 
@@ -274,7 +276,7 @@ export class ListReader {
 				if (!ids.has(record.id)) read.records.push(record);
 				ids.add(record.id);
 			}
-			if (stopsAt(page, stop)) return next ? { ...read, stoppedBeforeEnd: true } : read;
+			if (stopsAt(page, stop)) return next ? { ...read, next } : read;
 			if (next && (read.pages.length >= this.maxPages || !this.hasTime())) {
 				return { ...read, resumeAt: next, whole: false };
 			}

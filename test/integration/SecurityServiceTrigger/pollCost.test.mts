@@ -291,10 +291,10 @@ describe('Security Service Trigger: a remembered place that is gone', () => {
 		const activation = await succeeding(poll(openThreats));
 		const memory = (
 			activation.staticData?.[`node:${NODE_NAME}`] as {
-				seen: { newestPage: { qs: { cursor: string } } };
+				seen: { lastPage: { qs: { cursor: string } } };
 			}
 		).seen;
-		const cursorRecord = Buffer.from(memory.newestPage.qs.cursor, 'base64url').toString();
+		const cursorRecord = Buffer.from(memory.lastPage.qs.cursor, 'base64url').toString();
 
 		const resolved = await fetch(`${sandbox.securityUrl}/threats/${cursorRecord}/resolve`, {
 			method: 'PATCH',

@@ -380,8 +380,19 @@ export class ListWorld {
 		expect(ids, `the test event is a listed, accepted record\n${history}`).toContain(id);
 		if (this.shape.ids === 'opaque') return;
 		const rank = (recordId: string | undefined) => this.dates.get(recordId ?? '') ?? -Infinity;
-		const newest = Math.max(...ids.map(rank));
-		expect(rank(id), `the test event is the newest accepted record\n${history}`).toBe(newest);
+		const newest = [Math.max(...ids.map(rank))];
+		// A first page that lists the newest first (dates falling, none turning back) and holds an
+		// accepted record may be all that is read (before any poll, or on a list found newest first).
+		const page = this.visible().slice(0, this.shape.pageSize);
+		const dates = page.map((record) => rank(record.id));
+		const onPage = page
+			.filter((record) => ids.includes(record.id))
+			.map((record) => rank(record.id));
+		const falling =
+			dates[0] > dates[dates.length - 1] &&
+			dates.every((date, index) => index === 0 || date <= dates[index - 1]);
+		if (falling && onPage.length > 0) newest.push(Math.max(...onPage));
+		expect(newest, `the test event is the newest accepted record\n${history}`).toContain(rank(id));
 	}
 }
 

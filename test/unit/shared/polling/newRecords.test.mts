@@ -212,7 +212,7 @@ describe('new records', () => {
 		const first = await poll(range(1, 30, true), undefined, { pageSize: 10 });
 		expect(first.memory.order).toBe('oldestFirst');
 		expect((first.memory.seenIds as string[])[0]).toBe('r30');
-		expect(first.memory.newestPage).toEqual({ qs: { page: 3 } });
+		expect(first.memory.lastPage).toEqual({ qs: { page: 3 } });
 
 		const list = opaque(30);
 		const unordered = await poll(list, undefined, { pageSize: 10 });
@@ -255,7 +255,7 @@ describe('new records', () => {
 		const next = await poll([...list, fresh], first.memory, { pageSize: 2 });
 		expect(emitted(next)).toEqual(['fresh']);
 		expect(next.memory.unread).toBeUndefined();
-		expect(next.memory.newestPage).toEqual({ qs: { page: 1251 } });
+		expect(next.memory.lastPage).toEqual({ qs: { page: 1251 } });
 	});
 
 	it('the first poll cut short takes a record of the millisecond it began as old, a later one as new', async () => {
@@ -276,10 +276,10 @@ describe('new records', () => {
 		const newest = await poll(newestFirst(1, 5), first.memory, { pageSize: 2 });
 		expect(emitted(newest)).toEqual(['n5', 'n4', 'n3']);
 		expect(newest.memory.order).toBe('newestFirst');
-		expect(newest.memory).not.toHaveProperty('newestPage');
+		expect(newest.memory).not.toHaveProperty('lastPage');
 		const unordered = await poll(opaque(5), undefined, { pageSize: 2 });
 		expect(unordered.memory.order).toBeUndefined();
-		expect(unordered.memory).not.toHaveProperty('newestPage');
+		expect(unordered.memory).not.toHaveProperty('lastPage');
 	});
 
 	it('makes room for new IDs by dropping departed ones when the memory is full', async () => {
@@ -397,7 +397,7 @@ describe('new records over polls short of time', () => {
 
 	it('oldest first: goes on where the last poll stopped, emitting every new record once, in order', async () => {
 		const first = await poll(range(1, 10, true), undefined, { pageSize: 2 });
-		expect(first.memory.newestPage).toEqual({ qs: { page: 5 } });
+		expect(first.memory.lastPage).toEqual({ qs: { page: 5 } });
 		let memory = first.memory;
 		const emittedIds: string[] = [];
 		const asked: unknown[] = [];
@@ -410,7 +410,7 @@ describe('new records over polls short of time', () => {
 		expect(emittedIds).toEqual(['r11', 'r12', 'r13', 'r14', 'r15']);
 		expect(asked).toEqual([5, 6, 7, 8, 8].map((page) => ({ qs: { page } })));
 		expect(memory.resumeAt).toBeUndefined();
-		expect(memory.newestPage).toEqual({ qs: { page: 8 } });
+		expect(memory.lastPage).toEqual({ qs: { page: 8 } });
 		expect((memory.seenIds as string[]).slice(0, 3)).toEqual(['r15', 'r14', 'r13']);
 	});
 
@@ -426,13 +426,13 @@ describe('new records over polls short of time', () => {
 			{ qs: { page: 3 } },
 		]);
 		expect(emitted(next)).toEqual(['r7', 'r8']);
-		expect(next.memory.newestPage).toEqual({ qs: { page: 3 } });
+		expect(next.memory.lastPage).toEqual({ qs: { page: 3 } });
 
 		// Without time for the list's start, it forgets the page and reads from the start next time.
 		const short = await shortPoll(shifted, first.memory);
 		expect(short.fetched).toEqual([{ qs: { page: 3 } }]);
 		expect(short.records).toEqual([]);
-		expect(short.memory.newestPage).toBeUndefined();
+		expect(short.memory.lastPage).toBeUndefined();
 		expect(short.memory.order).toBe('oldestFirst');
 		const after = await poll(shifted, short.memory, { pageSize: 2 });
 		expect(emitted(after)).toEqual(['r7', 'r8']);
@@ -470,14 +470,14 @@ describe('new records over polls short of time', () => {
 		const next = await poll(turned, first.memory, { pageSize: 2 });
 		expect(emitted(next)).toEqual(['r6', 'r5']);
 		expect(next.memory.order).toBe('oldestFirst');
-		expect(next.memory.newestPage).toEqual({ qs: { page: 3 } });
+		expect(next.memory.lastPage).toEqual({ qs: { page: 3 } });
 	});
 
 	it('oldest first: a read from the start cut short after records seen before goes on at the next poll', async () => {
 		const first = await poll(range(1, 4), undefined, { pageSize: 2 });
 		expect(first.memory.order).toBe('oldestFirst');
 		// r0, before those seen, is not new; the cut page holds it and r1, seen before.
-		const cut = await shortPoll(range(0, 5), { ...first.memory, newestPage: undefined });
+		const cut = await shortPoll(range(0, 5), { ...first.memory, lastPage: undefined });
 		expect(cut.records).toEqual([]);
 		const rest = await poll(range(0, 5), cut.memory, { pageSize: 2 });
 		expect(emitted(rest)).toEqual(['r5']);
@@ -546,7 +546,7 @@ describe('new records over polls short of time', () => {
 
 	it('oldest first: a stale remembered page makes the poll read from the start', async () => {
 		const first = await poll(range(1, 4, true), undefined, { pageSize: 2 });
-		const stale = { ...first.memory, newestPage: { qs: { cursor: 'gone' } } };
+		const stale = { ...first.memory, lastPage: { qs: { cursor: 'gone' } } };
 		const { list, fetched } = listOf(range(1, 5, true), { pageSize: 2 });
 		const next = await pollNewRecords(list, stale, CONFIGURATION, []);
 		expect(fetched[0]).toEqual({ qs: { cursor: 'gone' } });
@@ -559,7 +559,7 @@ describe('new records over polls short of time', () => {
 		const first = await poll(range(1, 2, true), undefined, { pageSize: 2 });
 		const late = { id: 'late', createdAt: 1 };
 		const moved = [...range(10, 11, true), late, ...range(12, 13, true)];
-		const cut = await shortPoll(moved, { ...first.memory, newestPage: undefined });
+		const cut = await shortPoll(moved, { ...first.memory, lastPage: undefined });
 		expect(cut.memory.resumeAt).toEqual({ qs: { page: 2 } });
 		expect(cut.memory.unread).toEqual({ newest: { time: 1002, ids: ['r2'] }, count: 2 });
 		expect(emitted(cut)).toEqual(['r10', 'r11']);
@@ -568,7 +568,7 @@ describe('new records over polls short of time', () => {
 		const rest = await poll(moved, again.memory, { pageSize: 2 });
 		expect(emitted(rest)).toEqual(['r13']);
 		expect(rest.memory.unread).toBeUndefined();
-		expect(rest.memory.newestPage).toEqual({ qs: { page: 3 } });
+		expect(rest.memory.lastPage).toEqual({ qs: { page: 3 } });
 		expect(rest.warning).toBeUndefined();
 	});
 
@@ -677,7 +677,7 @@ describe('new record test event', () => {
 		expect(newest.fetched).toEqual([undefined]);
 
 		const stale = listOf(range(1, 6, true), { pageSize: 2 });
-		const gone = { ...first.memory, newestPage: { qs: { cursor: 'gone' } } };
+		const gone = { ...first.memory, lastPage: { qs: { cursor: 'gone' } } };
 		expect(await newestNewRecord(stale.list, gone, CONFIGURATION, open)).toBeUndefined();
 	});
 });

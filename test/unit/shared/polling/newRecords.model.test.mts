@@ -204,6 +204,19 @@ describe('new records: the promise over generated histories', () => {
 		},
 	);
 
+	// Issue 37's fifth case: a record added where no record was added before (inside, or at the
+	// other end) is emitted, also once records added at one end made the list look ordered.
+	property(
+		'a short list in no visible order, records added at either end or inside',
+		30,
+		async (runs) => {
+			const shape = fc.record({ ids: fc.constant('opaque'), order, pageSize });
+			const { add, remove, poll } = commandsOf(4, ['new', 'old']);
+			const { add: addInside } = commandsOf(4, ['inside']);
+			await publishedList(shape, runs, [2, 6, 10], [add, addInside, remove, poll]);
+		},
+	);
+
 	// Issue 37's first case: a burst of more than the 1,000 IDs an ordered list's memory holds,
 	// read a few pages per poll, is emitted once.
 	property(

@@ -123,7 +123,9 @@ export interface Newest {
 
 /** The newest of `newest` and `records`: dates of dated records, ID numbers of undated ones. */
 export function newestOf(records: IdentifiedRecord[], newest: Newest): Newest {
-	let { time, ids = [], number } = newest;
+	let { time, number } = newest;
+	// A copy: `newest` may be what a read going on judges by.
+	let ids = [...(newest.ids ?? [])];
 	for (const { id, record } of records) {
 		const date = recordTime(record);
 		const own = idNumber(id)?.[1];

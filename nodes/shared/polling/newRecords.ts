@@ -264,7 +264,8 @@ export async function pollNewRecords(
 		seenIds: mostRecentFirst(
 			keptIds,
 			memory?.seenIds ?? [],
-			order || showsOrder ? MAX_SEEN_IDS : MAX_UNORDERED_IDS,
+			// While a read goes on, records added at the new end can push those it read ahead of it.
+			(order || showsOrder) && !resumeAt ? MAX_SEEN_IDS : MAX_UNORDERED_IDS,
 		),
 		undatedIds: undatedIds.length > 0 ? undatedIds : undefined,
 		refusedIds: mostRecentFirst(

@@ -162,6 +162,7 @@ describe('list reader', () => {
 		const whole = await new ListReader(paged).read();
 		expect(whole.records.map(({ id }) => id)).toEqual(['r1', 'r2', 'r3', 'r4', 'r5']);
 		expect(whole.resumeAt).toBeUndefined();
+		expect(whole.next).toBeUndefined();
 		expect(fetched).toEqual([undefined, { qs: { page: 2 } }, { qs: { page: 3 } }]);
 		// The first of duplicates on one page, too.
 		const onePage = await new ListReader(
@@ -182,6 +183,10 @@ describe('list reader', () => {
 		expect(newest.fetched).toEqual([undefined]);
 		expect(first.pages.map(({ at }) => at)).toEqual([undefined, { qs: { page: 2 } }]);
 		expect(first.resumeAt).toBeUndefined();
+		// The page after the one that stopped it, where the list goes on.
+		expect(first.next).toEqual({ qs: { page: 3 } });
+		const last = await new ListReader(paged).read(undefined, { old: ({ id }) => id === 'r5' });
+		expect(last.next).toBeUndefined();
 	});
 
 	it('counts the time of the slowest page so far', async () => {
@@ -223,7 +228,7 @@ describe('list reader', () => {
 		expect(whole.records).toHaveLength(2001);
 	});
 
-	it('reads from the start when the service refuses a remembered page as stale, and fails on other errors', async () => {
+	it('reads from the start, or the page it is to begin again at, when the service refuses a remembered page as stale, and fails on other errors', async () => {
 		const { list: stale, fetched } = listOf(list, { pageSize: 2 });
 		const restarted = await new ListReader(stale).read({ qs: { cursor: 'gone' } });
 		expect(restarted.fromStart).toBe(true);
@@ -234,7 +239,21 @@ describe('list reader', () => {
 			{ qs: { page: 3 } },
 		]);
 		expect(restarted.records).toHaveLength(5);
-		expect((await new ListReader(stale).read({ qs: { page: 2 } })).fromStart).toBe(false);
+		expect(restarted.restarted).toBe(true);
+		const read = await new ListReader(stale).read({ qs: { page: 2 } });
+		expect(read.fromStart).toBe(false);
+		expect(read.restarted).toBeUndefined();
+		// Or at the page it is given to begin again at.
+		fetched.length = 0;
+		const after = await new ListReader(stale).read(
+			{ qs: { cursor: 'gone' } },
+			{},
+			{ qs: { page: 2 } },
+		);
+		expect(fetched).toEqual([{ qs: { cursor: 'gone' } }, { qs: { page: 2 } }, { qs: { page: 3 } }]);
+		expect(after.restarted).toBe(true);
+		expect(after.fromStart).toBe(false);
+		expect(after.records.map(({ id }) => id)).toEqual(['r3', 'r4', 'r5']);
 
 		let requests = 0;
 		const failing = listOf(list).list;

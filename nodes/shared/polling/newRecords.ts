@@ -56,13 +56,14 @@ interface Memory {
 	/**
 	 * The read that `resumeAt` goes on with: what was newest when it began (its records are judged
 	 * from there), `quiet` when it is the first poll's (nothing in it is new), how many records it
-	 * has read (a list in no visible order), `untilOld` when it stops at the first page holding an
-	 * old record, and `thenEnd` when the end of the list is read after it.
+	 * has read (a list in no visible order), the IDs on the page it read last, `untilOld` when it
+	 * stops at the first page holding an old record, and `thenEnd` when the end of the list is read after it.
 	 */
 	unread?: {
 		newest?: Newest;
 		quiet?: boolean;
 		count?: number;
+		pageIds?: string[];
 		untilOld?: boolean;
 		thenEnd?: boolean;
 	};
@@ -145,19 +146,21 @@ async function readList(
 	memory: Memory | undefined,
 	isOld: (record: IdentifiedRecord) => boolean,
 	startsOld: (record: IdentifiedRecord) => boolean,
+	readBefore: (record: IdentifiedRecord) => boolean,
 ): Promise<PollRead | undefined> {
 	const untilOld = { old: isOld };
-	const startThenEnd = async (start: ListRead): Promise<PollRead> => {
+	const startThenEnd = async (start: ListRead, goingOn = false): Promise<PollRead> => {
 		if (start.resumeAt) return { read: start, untilOld: true, thenEnd: true };
-		if (!start.next) return { read: start };
+		// A read going on took its pages beyond the budget: the next poll reads both ends again.
+		if (!start.next || (goingOn && !reader.hasTime())) return { read: start };
 		return { read: joined(start, await readEnd(reader, memory?.lastPage, startsOld, start.next)) };
 	};
 	if (!memory) return { read: await reader.read() };
 	const { resumeAt, unread } = memory;
 	if (resumeAt) {
-		if (!unread?.untilOld) return { read: await reader.read(resumeAt) };
-		const rest = await reader.read(resumeAt, untilOld);
-		return unread.thenEnd ? await startThenEnd(rest) : { read: rest, untilOld: true };
+		if (!unread?.untilOld) return { read: await reader.goOn(resumeAt, readBefore) };
+		const rest = await reader.goOn(resumeAt, readBefore, untilOld);
+		return unread.thenEnd ? await startThenEnd(rest, true) : { read: rest, untilOld: true };
 	}
 	if (memory.order === 'newestFirst') {
 		return { read: await reader.read(undefined, untilOld), untilOld: true };
@@ -194,7 +197,10 @@ export async function pollNewRecords(
 	const ordered = memory?.order !== undefined || memory?.showsOrder === true;
 	const isOld = (record: IdentifiedRecord) => !isNewSince(record, since);
 	const startsOld = (record: IdentifiedRecord) => seen.has(record.id) || isOld(record);
-	const polled = await readList(reader, memory, isOld, startsOld);
+	// The page a read going on reads again still holds a record it held: the list did not move past it.
+	const lastPageIds = new Set(unread?.pageIds);
+	const readBefore = (record: IdentifiedRecord) => lastPageIds.has(record.id);
+	const polled = await readList(reader, memory, isOld, startsOld, readBefore);
 	const read = polled?.read ?? {
 		pages: [],
 		records: [],
@@ -205,7 +211,9 @@ export async function pollNewRecords(
 	};
 
 	// A list in no visible order is told apart by what is remembered, as long as it all fits.
-	const count = (unread?.count ?? 0) + read.records.length;
+	// A read going on read its first page again (unless it began again at the list's start).
+	const again = unread && !read.restarted ? (read.pages[0]?.records.length ?? 0) : 0;
+	const count = (read.restarted ? 0 : (unread?.count ?? 0)) + read.records.length - again;
 	const overflow =
 		!ordered && (count > MAX_UNORDERED_IDS || (memory?.overflow === true && !!read.resumeAt));
 	// The first poll's read, and a list in no visible order that outgrew the memory: only records
@@ -283,6 +291,7 @@ export async function pollNewRecords(
 			newest: memory ? since : { time: now + 1, ids: [] },
 			quiet: quiet || undefined,
 			count,
+			pageIds: read.pages[read.pages.length - 1]?.records.map(({ id }) => id),
 			untilOld: polled?.untilOld,
 			thenEnd: polled?.thenEnd,
 		},

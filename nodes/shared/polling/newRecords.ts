@@ -43,10 +43,10 @@ interface Memory {
 	order?: ListOrder;
 	/**
 	 * No order learnt yet, but the dates or ID numbers of the last whole read only fell or only rose
-	 * (they may be one batch, listed either way): records are judged by date, and each poll reads
-	 * both ends of the list.
+	 * (they may be one batch, listed either way): the way they did. Records are judged by date,
+	 * and each poll reads both ends of the list.
 	 */
-	showsOrder?: boolean;
+	showsOrder?: ListOrder;
 	/** The newest date and ID number read: a record of a list that shows its order is new from there. */
 	newest?: Newest;
 	/** The last page holding records when a read last reached the list's end (not newest first). */
@@ -194,7 +194,7 @@ export async function pollNewRecords(
 	const refusedBefore = new Set(memory?.refusedIds);
 	const unread = memory?.resumeAt ? memory.unread : undefined;
 	const since = unread?.newest ?? memory?.newest ?? {};
-	const ordered = memory?.order !== undefined || memory?.showsOrder === true;
+	const ordered = memory?.order !== undefined || memory?.showsOrder !== undefined;
 	const isOld = (record: IdentifiedRecord) => !isNewSince(record, since);
 	const startsOld = (record: IdentifiedRecord) => seen.has(record.id) || isOld(record);
 	// The page a read going on reads again still holds a record it held: the list did not move past it.
@@ -241,8 +241,9 @@ export async function pollNewRecords(
 	// Until then, a whole read whose records only fall or only rise shows an order.
 	const wholeRead = !memory?.showsOrder && !read.resumeAt;
 	const showsOrder =
-		order === undefined &&
-		(memory?.showsOrder === true || (wholeRead && orderOf(read.records, true) !== undefined));
+		order === undefined
+			? (memory?.showsOrder ?? (wholeRead ? orderOf(read.records, true) : undefined))
+			: undefined;
 	// A read that goes on at the next poll, unless it is a read to the end of a list now known to be
 	// newest first (its new end was read).
 	const resumeAt = order === 'newestFirst' && !polled?.untilOld ? undefined : read.resumeAt;
@@ -264,7 +265,8 @@ export async function pollNewRecords(
 		MAX_UNORDERED_IDS,
 	);
 	// IDs are remembered the list's new end first.
-	const newEndFirst = (ids: string[]) => (order === 'oldestFirst' ? [...ids].reverse() : ids);
+	const newEndFirst = (ids: string[]) =>
+		(order ?? showsOrder) === 'oldestFirst' ? [...ids].reverse() : ids;
 	const refusedNow = new Set(refused);
 	const keptIds = newEndFirst(readIds.filter((id) => !refusedNow.has(id)));
 	const next: Memory = {
@@ -282,7 +284,7 @@ export async function pollNewRecords(
 			MAX_REFUSED_IDS,
 		),
 		order,
-		showsOrder: showsOrder || undefined,
+		showsOrder,
 		newest,
 		lastPage: read.resumeAt || read.next ? memory?.lastPage : lastPageOf(read),
 		resumeAt,

@@ -229,7 +229,7 @@ describe('new records', () => {
 		// way, so it is not learnt yet.
 		const first = await poll(range(1, 30, true), undefined, { pageSize: 10 });
 		expect(first.memory.order).toBeUndefined();
-		expect(first.memory.showsOrder).toBe(true);
+		expect(first.memory.showsOrder).toBe('oldestFirst');
 		expect(first.memory.lastPage).toEqual({ qs: { page: 3 } });
 		// A record newer than those read, beside them, teaches it.
 		const second = await poll(range(1, 31, true), first.memory, { pageSize: 10 });
@@ -271,12 +271,14 @@ describe('new records', () => {
 		// A first read teaches no order, and one cut short shows none yet.
 		expect(first.memory.order).toBeUndefined();
 		expect(first.memory).not.toHaveProperty('showsOrder');
-		expect(first.memory.resumeAt).toEqual({ qs: { page: 1001 } });
+		expect(first.memory.resumeAt).toEqual({ qs: { page: 1000 } });
 		// The rest of the first read is old, unless dated after the first poll began.
 		expect(first.memory.unread).toEqual({
 			newest: { time: expect.any(Number) as number, ids: [] },
 			quiet: true,
 			count: 2000,
+			// The page it read last, read again when it goes on: its records tell whether the list moved.
+			pageIds: ['r1999', 'r2000'],
 		});
 		const fresh = { id: 'fresh', createdAt: Date.now() + 1000 };
 		const next = await poll([...list, fresh], first.memory, { pageSize: 2 });
@@ -296,7 +298,7 @@ describe('new records', () => {
 		];
 		const short = listOf(list, { pageSize: 1, budgetMs: 0 }).list;
 		const first = await pollNewRecords(short, undefined, CONFIGURATION, [], now);
-		expect(first.memory.resumeAt).toEqual({ qs: { page: 2 } });
+		expect(first.memory.resumeAt).toEqual({});
 		expect(emitted(await poll(list, first.memory, { pageSize: 1 }))).toEqual(['c']);
 	});
 
@@ -369,42 +371,45 @@ describe('new records over polls short of time', () => {
 
 		const cut = await shortPoll(newestFirst(1, 11), first.memory);
 		expect(emitted(cut)).toEqual(['n11', 'n10']);
-		expect(cut.memory.resumeAt).toEqual({ qs: { page: 2 } });
+		expect(cut.memory.resumeAt).toEqual({});
 		// The range is judged from what was newest when it began.
 		expect(cut.memory.unread).toEqual({
 			newest: { time: 1006, ids: ['n6'] },
 			count: 2,
+			pageIds: ['n11', 'n10'],
 			untilOld: true,
 		});
 		expect(cut.memory.seenIds).toEqual(['n11', 'n10', 'n6', 'n5', 'n2', 'n1', 'n4', 'n3']);
 
-		// n12 arrives: page 2 now starts with n10, emitted already.
+		// n12 arrives: the read goes on with the list's first page again (now n12, n11), then page 2
+		// (n10, emitted already, and n9).
 		const range = await shortPoll(newestFirst(1, 12), cut.memory);
-		expect(range.fetched).toEqual([{ qs: { page: 2 } }]);
-		expect(emitted(range)).toEqual(['n9']);
-		expect(range.memory.resumeAt).toEqual({ qs: { page: 3 } });
+		expect(range.fetched).toEqual([undefined, { qs: { page: 2 } }]);
+		expect(emitted(range)).toEqual(['n12', 'n9']);
+		expect(range.memory.resumeAt).toEqual({ qs: { page: 2 } });
 		expect(range.memory.unread).toEqual({
 			newest: { time: 1006, ids: ['n6'] },
 			count: 4,
+			pageIds: ['n10', 'n9'],
 			untilOld: true,
 		});
 
 		const rangeEnd = await shortPoll(newestFirst(1, 12), range.memory);
-		expect(rangeEnd.fetched).toEqual([{ qs: { page: 3 } }]);
+		expect(rangeEnd.fetched).toEqual([{ qs: { page: 2 } }, { qs: { page: 3 } }]);
 		expect(emitted(rangeEnd)).toEqual(['n8', 'n7']);
-		expect(rangeEnd.memory.resumeAt).toEqual({ qs: { page: 4 } });
+		expect(rangeEnd.memory.resumeAt).toEqual({ qs: { page: 3 } });
 		const done = await shortPoll(newestFirst(1, 12), rangeEnd.memory);
-		expect(done.fetched).toEqual([{ qs: { page: 4 } }]);
+		expect(done.fetched).toEqual([{ qs: { page: 3 } }, { qs: { page: 4 } }]);
 		expect(done.records).toEqual([]);
 		expect(done.memory.unread).toBeUndefined();
 		// The range ends at the first page holding a record of what was newest when it began.
 		expect([...(done.memory.seenIds as string[])].sort()).toEqual(
-			['n11', 'n10', 'n9', 'n8', 'n7', 'n6', 'n5', 'n4', 'n3', 'n2', 'n1'].sort(),
+			['n12', 'n11', 'n10', 'n9', 'n8', 'n7', 'n6', 'n5', 'n4', 'n3', 'n2', 'n1'].sort(),
 		);
 
 		const head = await poll(newestFirst(1, 12), done.memory, { pageSize: 2 });
-		expect(emitted(head)).toEqual(['n12']);
-		expect((await poll(newestFirst(1, 12), head.memory, { pageSize: 2 })).records).toEqual([]);
+		expect(head.records).toEqual([]);
+		expect(emitted(await poll(newestFirst(1, 13), head.memory, { pageSize: 2 }))).toEqual(['n13']);
 	});
 
 	it('newest first: an unread range whose end left the list emits what is dated after it began (its second too) or shows no date or number', async () => {
@@ -465,7 +470,8 @@ describe('new records over polls short of time', () => {
 			memory = next.memory;
 		}
 		expect(emittedIds).toEqual(['r11', 'r12', 'r13', 'r14', 'r15']);
-		expect(asked).toEqual([5, 6, 7, 8, 8].map((page) => ({ qs: { page } })));
+		// Each poll going on reads again the page the last one read last, then one page more.
+		expect(asked).toEqual([5, 5, 6, 6, 7, 7, 8, 8].map((page) => ({ qs: { page } })));
 		expect(memory.resumeAt).toBeUndefined();
 		expect(memory.lastPage).toEqual({ qs: { page: 8 } });
 		expect((memory.seenIds as string[]).slice(0, 3)).toEqual(['r15', 'r14', 'r13']);
@@ -627,8 +633,12 @@ describe('new records over polls short of time', () => {
 		const late = { id: 'late', createdAt: 1 };
 		const moved = [...range(10, 11, true), late, ...range(12, 13, true)];
 		const cut = await shortPoll(moved, { ...first.memory, lastPage: undefined });
-		expect(cut.memory.resumeAt).toEqual({ qs: { page: 2 } });
-		expect(cut.memory.unread).toEqual({ newest: { time: 1002, ids: ['r2'] }, count: 2 });
+		expect(cut.memory.resumeAt).toEqual({});
+		expect(cut.memory.unread).toEqual({
+			newest: { time: 1002, ids: ['r2'] },
+			count: 2,
+			pageIds: ['r10', 'r11'],
+		});
 		expect(emitted(cut)).toEqual(['r10', 'r11']);
 		const again = await shortPoll(moved, cut.memory);
 		expect(emitted(again)).toEqual(['r12']);
@@ -665,7 +675,7 @@ describe('new records over polls short of time', () => {
 		expect(first.memory.order).toBeUndefined();
 		const grown = [...list, ...plain('new')];
 		const cut = await shortPoll(grown, first.memory);
-		expect(cut.memory.resumeAt).toEqual({ qs: { page: 2 } });
+		expect(cut.memory.resumeAt).toEqual({});
 		expect(cut.records).toEqual([]);
 		let memory = cut.memory;
 		const emittedIds: string[] = [];
@@ -734,7 +744,7 @@ describe('new record test event', () => {
 			[newestFirst(1, 6), newestFirst(1, 7), 'n7'],
 		] as const) {
 			const first = await poll([...before], undefined, { pageSize: 2 });
-			expect(first.memory.showsOrder).toBe(true);
+			expect(first.memory.showsOrder).toBeDefined();
 			const { list, fetched } = listOf([...after], { pageSize: 2 });
 			expect(await newestNewRecord(list, first.memory, CONFIGURATION, [])).toMatchObject({
 				id: newest,

@@ -274,7 +274,8 @@ export class ListReader {
 			return await this.readFrom(from, stop, minPages);
 		} catch (error) {
 			if (from === undefined || !isStaleLink(error)) return await Promise.reject(error as Error);
-			return { ...(await this.readFrom(restartAt, stop, minPages)), restarted: true };
+			const fresh = { ...stop, readBefore: undefined };
+			return { ...(await this.readFrom(restartAt, fresh, minPages)), restarted: true };
 		}
 	}
 

@@ -123,7 +123,9 @@ export interface Newest {
 
 /** The newest of `newest` and `records`: dates of dated records, ID numbers of undated ones. */
 export function newestOf(records: IdentifiedRecord[], newest: Newest): Newest {
-	let { time, ids = [], number } = newest;
+	let { time, number } = newest;
+	// A copy: `newest` may be what a read going on judges by.
+	let ids = [...(newest.ids ?? [])];
 	for (const { id, record } of records) {
 		const date = recordTime(record);
 		const own = idNumber(id)?.[1];
@@ -193,7 +195,7 @@ function isStaleLink(error: unknown): boolean {
 
 /**
  * One read of the list: its pages and their records in list order (each once). `resumeAt` is set
- * when the read stopped for lack of time or pages: where the next read goes on.
+ * when the read stopped for lack of time or pages: the page it read last, where `goOn` goes on.
  */
 export interface ListRead {
 	pages: ReadPage[];
@@ -203,8 +205,12 @@ export interface ListRead {
 	fromStart: boolean;
 	/** Whether the read went from the list's start to its end, or to the page that stopped it. */
 	whole: boolean;
-	/** Set when a page stopped the read and the list goes on after it. */
-	stoppedBeforeEnd?: boolean;
+	/** Set when a page stopped the read and the list goes on after it: the page after it. */
+	next?: PageRef;
+	/** The page the read was asked to begin at was stale or moved: it began again at the restart page. */
+	restarted?: boolean;
+	/** The first page, read again, holds no record read before: the list moved by a page or more. */
+	moved?: boolean;
 }
 
 /**
@@ -214,7 +220,12 @@ export interface ListRead {
 export interface ReadStop {
 	old?: (record: IdentifiedRecord) => boolean;
 	newestFirstStart?: boolean;
+	/** The first page was read before: when it holds no record `readBefore` knows, the list moved. */
+	readBefore?: (record: IdentifiedRecord) => boolean;
 }
+
+/** `{}`: a read cut short after the list's first page goes on there. */
+const LIST_START: PageRef = {};
 
 function stopsAt(page: ReadPage, stop: ReadStop): boolean {
 	if (
@@ -251,18 +262,46 @@ export class ListReader {
 	 * Reads from `from` (the list's start when undefined) page after page, up to the page `stop`
 	 * names or the list's end, or until the poll's time or its pages run out. When the
 	 * service refuses the remembered page `from` as stale (a cursor whose record is gone), the read
-	 * begins again at the list's start.
+	 * begins again at `restartAt` (the list's start when undefined).
 	 */
-	async read(from?: PageRef, stop: ReadStop = {}): Promise<ListRead> {
+	async read(
+		from?: PageRef,
+		stop: ReadStop = {},
+		restartAt?: PageRef,
+		minPages = 1,
+	): Promise<ListRead> {
 		try {
-			return await this.readFrom(from, stop);
+			return await this.readFrom(from, stop, minPages);
 		} catch (error) {
 			if (from === undefined || !isStaleLink(error)) return await Promise.reject(error as Error);
-			return await this.readFrom(undefined, stop);
+			const fresh = { ...stop, readBefore: undefined };
+			return { ...(await this.readFrom(restartAt, fresh, minPages)), restarted: true };
 		}
 	}
 
-	private async readFrom(from: PageRef | undefined, stop: ReadStop): Promise<ListRead> {
+	/**
+	 * Goes on with a read cut short: `resumeAt` is the page it read last, read again first (records
+	 * that left the pages before it may have moved others onto it), then at least one page more.
+	 * When that page holds no record read before (`readBefore`), the list moved by a page or more
+	 * and the read begins again at the list's start.
+	 */
+	async goOn(
+		resumeAt: PageRef,
+		readBefore: (record: IdentifiedRecord) => boolean,
+		stop: ReadStop = {},
+	): Promise<ListRead> {
+		if (resumeAt.url === undefined && resumeAt.qs === undefined) {
+			return await this.read(undefined, stop, undefined, 2);
+		}
+		const read = await this.read(resumeAt, { ...stop, readBefore }, undefined, 2);
+		return read.moved ? { ...(await this.read(undefined, stop)), restarted: true } : read;
+	}
+
+	private async readFrom(
+		from: PageRef | undefined,
+		stop: ReadStop,
+		minPages: number,
+	): Promise<ListRead> {
 		const read: ListRead = { pages: [], records: [], fromStart: !from, whole: !from };
 		const ids = new Set<string>();
 		let requested = Date.now();
@@ -274,9 +313,13 @@ export class ListReader {
 				if (!ids.has(record.id)) read.records.push(record);
 				ids.add(record.id);
 			}
-			if (stopsAt(page, stop)) return next ? { ...read, stoppedBeforeEnd: true } : read;
-			if (next && (read.pages.length >= this.maxPages || !this.hasTime())) {
-				return { ...read, resumeAt: next, whole: false };
+			if (stop.readBefore && read.pages.length === 1 && !page.records.some(stop.readBefore)) {
+				return { ...read, moved: true };
+			}
+			if (stopsAt(page, stop)) return next ? { ...read, next } : read;
+			const taken = read.pages.length >= minPages;
+			if (next && (read.pages.length >= this.maxPages || (taken && !this.hasTime()))) {
+				return { ...read, resumeAt: at ?? LIST_START, whole: false };
 			}
 			requested = Date.now();
 		}

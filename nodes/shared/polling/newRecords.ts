@@ -34,20 +34,39 @@ interface Memory {
 	seenIds: string[];
 	/** IDs of records the filters refused, the most recently read first. */
 	refusedIds: string[];
-	/** Where the service adds new records, as the dates or ID numbers of its records show it. */
+	/** IDs read newer than the newest date (read where records added later may be): see `newest`. */
+	undatedIds?: string[];
+	/**
+	 * Where the service adds new records, as the dates or ID numbers of a read holding records read
+	 * before and records newer than them show it.
+	 */
 	order?: ListOrder;
+	/**
+	 * No order learnt yet, but the dates or ID numbers of the last whole read only fell or only rose
+	 * (they may be one batch, listed either way): the way they did. Records are judged by date,
+	 * and each poll reads both ends of the list.
+	 */
+	showsOrder?: ListOrder;
 	/** The newest date and ID number read: a record of a list that shows its order is new from there. */
 	newest?: Newest;
-	/** Oldest first: the page that held the newest records, where the next poll starts. */
-	newestPage?: PageRef;
+	/** The last page holding records when a read last reached the list's end (not newest first). */
+	lastPage?: PageRef;
 	/** Where a read cut short (by time or pages) goes on. */
 	resumeAt?: PageRef;
 	/**
 	 * The read that `resumeAt` goes on with: what was newest when it began (its records are judged
-	 * from there), `quiet` when it is the first poll's (nothing in it is new), and how many records
-	 * it has read (a list in no visible order).
+	 * from there), `quiet` when it is the first poll's (nothing in it is new), how many records it
+	 * has read (a list in no visible order), the IDs on the page it read last, `untilOld` when it
+	 * stops at the first page holding an old record, and `thenEnd` when the end of the list is read after it.
 	 */
-	unread?: { newest?: Newest; quiet?: boolean; count?: number };
+	unread?: {
+		newest?: Newest;
+		quiet?: boolean;
+		count?: number;
+		pageIds?: string[];
+		untilOld?: boolean;
+		thenEnd?: boolean;
+	};
 	/** A list in no visible order outgrew the memory: nothing is new until a read fits it again. */
 	overflow?: boolean;
 }
@@ -68,41 +87,90 @@ function mostRecentFirst(first: string[], rest: string[], max: number): string[]
 }
 
 /** Where the last page holding records was asked for (undefined: the first page). */
-function newestPageOf(read: ListRead): PageRef | undefined {
+function lastPageOf(read: ListRead): PageRef | undefined {
 	return [...read.pages].reverse().find((page) => page.records.length > 0)?.at;
+}
+
+/** A poll's read, and how it goes on when it was cut short. */
+interface PollRead {
+	read: ListRead;
+	/** The cut read stops at the first page holding an old record, and then reads the list's end. */
+	untilOld?: boolean;
+	thenEnd?: boolean;
+}
+
+/** The read of the start, then the read of the end (each record once, in list order). */
+function joined(start: ListRead, end: ListRead | undefined): ListRead {
+	if (!end) return start;
+	const ids = new Set(start.records.map(({ id }) => id));
+	return {
+		...end,
+		pages: [...start.pages, ...end.pages],
+		records: [...start.records, ...end.records.filter(({ id }) => !ids.has(id))],
+		fromStart: start.fromStart,
+		whole: start.whole,
+	};
+}
+
+/**
+ * The list's end: from the last page that held records to the end; from `after` (where a read of
+ * the list's start stopped; undefined: the list's start) when there is no such page or it is now
+ * empty, stale or does not start old (records left before it). Undefined when no time is left.
+ */
+async function readEnd(
+	reader: ListReader,
+	lastPage: PageRef | undefined,
+	startsOld: (record: IdentifiedRecord) => boolean,
+	after?: PageRef,
+): Promise<ListRead | undefined> {
+	if (lastPage !== undefined) {
+		const read = await reader.read(lastPage, {}, after);
+		const first = read.records[0];
+		if (read.restarted || (first && startsOld(first))) return read;
+		if (!reader.hasTime()) return undefined;
+	}
+	return await reader.read(after);
 }
 
 /**
  * The read of one poll, one-way, chosen by the memory (`isOld`: a record dated before the newest
  * read, or numbered at most the highest; `startsOld`: also a record read before):
- * - newest first: from the list's start, or where a read cut short stopped, to the first page
- *   holding an old record;
- * - oldest first: from where a read cut short stopped, or from the page that held the newest
- *   records, to the end; from the start when that page is empty or does not start old (records
- *   left before it);
- * - the first poll, and a list in no visible order: from the start, or where a read cut short
- *   stopped, to the end (the first poll stops at a first page that shows the newest records first).
+ * - newest first: from the list's start to the first page holding an old record;
+ * - oldest first: its end (`readEnd`);
+ * - an order shown but not learnt: both, the start then the end;
+ * - the first poll, and a list in no visible order: from the start to the end.
+ * A read cut short goes on where it stopped, the same way.
  */
 async function readList(
 	reader: ListReader,
 	memory: Memory | undefined,
 	isOld: (record: IdentifiedRecord) => boolean,
 	startsOld: (record: IdentifiedRecord) => boolean,
-): Promise<ListRead | undefined> {
-	if (!memory) return await reader.read(undefined, { newestFirstStart: true });
-	const stop = memory.order === 'newestFirst' ? { old: isOld } : {};
-	if (memory.resumeAt) return await reader.read(memory.resumeAt, stop);
-	if (
-		// Stryker disable next-line LogicalOperator: newestPage only with oldestFirst; the read below is the same
-		!memory.newestPage ||
-		// Stryker disable next-line ConditionalExpression: newestPage is kept for oldestFirst only
-		memory.order !== 'oldestFirst'
-	)
-		return await reader.read(undefined, stop);
-	const read = await reader.read(memory.newestPage);
-	const first = read.records[0];
-	if (read.fromStart || (first && startsOld(first))) return read;
-	return reader.hasTime() ? await reader.read() : undefined;
+	readBefore: (record: IdentifiedRecord) => boolean,
+): Promise<PollRead | undefined> {
+	const untilOld = { old: isOld };
+	const startThenEnd = async (start: ListRead, goingOn = false): Promise<PollRead> => {
+		if (start.resumeAt) return { read: start, untilOld: true, thenEnd: true };
+		// A read going on took its pages beyond the budget: the next poll reads both ends again.
+		if (!start.next || (goingOn && !reader.hasTime())) return { read: start };
+		return { read: joined(start, await readEnd(reader, memory?.lastPage, startsOld, start.next)) };
+	};
+	if (!memory) return { read: await reader.read() };
+	const { resumeAt, unread } = memory;
+	if (resumeAt) {
+		if (!unread?.untilOld) return { read: await reader.goOn(resumeAt, readBefore) };
+		const rest = await reader.goOn(resumeAt, readBefore, untilOld);
+		return unread.thenEnd ? await startThenEnd(rest, true) : { read: rest, untilOld: true };
+	}
+	if (memory.order === 'newestFirst') {
+		return { read: await reader.read(undefined, untilOld), untilOld: true };
+	}
+	if (memory.order === 'oldestFirst') {
+		const read = await readEnd(reader, memory.lastPage, startsOld);
+		return read && { read };
+	}
+	if (memory.showsOrder) return await startThenEnd(await reader.read(undefined, untilOld));
+	return { read: await reader.read() };
 }
 
 /**
@@ -122,14 +190,18 @@ export async function pollNewRecords(
 ): Promise<PollResult> {
 	const reader = new ListReader(list);
 	const memory = readMemory(stored, configuration);
-	const seen = new Set(memory?.seenIds);
+	const seen = new Set([...(memory?.seenIds ?? []), ...(memory?.undatedIds ?? [])]);
 	const refusedBefore = new Set(memory?.refusedIds);
 	const unread = memory?.resumeAt ? memory.unread : undefined;
 	const since = unread?.newest ?? memory?.newest ?? {};
-	const ordered = memory?.order !== undefined;
+	const ordered = memory?.order !== undefined || memory?.showsOrder !== undefined;
 	const isOld = (record: IdentifiedRecord) => !isNewSince(record, since);
 	const startsOld = (record: IdentifiedRecord) => seen.has(record.id) || isOld(record);
-	const read = (await readList(reader, memory, isOld, startsOld)) ?? {
+	// The page a read going on reads again still holds a record it held: the list did not move past it.
+	const lastPageIds = new Set(unread?.pageIds);
+	const readBefore = (record: IdentifiedRecord) => lastPageIds.has(record.id);
+	const polled = await readList(reader, memory, isOld, startsOld, readBefore);
+	const read = polled?.read ?? {
 		pages: [],
 		records: [],
 		// Stryker disable next-line BooleanLiteral: not read after readList
@@ -139,7 +211,9 @@ export async function pollNewRecords(
 	};
 
 	// A list in no visible order is told apart by what is remembered, as long as it all fits.
-	const count = (unread?.count ?? 0) + read.records.length;
+	// A read going on read its first page again (unless it began again at the list's start).
+	const again = unread && !read.restarted ? (read.pages[0]?.records.length ?? 0) : 0;
+	const count = (read.restarted ? 0 : (unread?.count ?? 0)) + read.records.length - again;
 	const overflow =
 		!ordered && (count > MAX_UNORDERED_IDS || (memory?.overflow === true && !!read.resumeAt));
 	// The first poll's read, and a list in no visible order that outgrew the memory: only records
@@ -160,12 +234,39 @@ export async function pollNewRecords(
 
 	const readIds = read.records.map(({ id }) => id);
 	const wasRead = new Set(readIds);
-	// The order is learnt from records of more than this poll (dates within a batch tell nothing).
-	const withSeen = readIds.some((id) => seen.has(id));
-	const learnt = withSeen || quiet ? orderOf(read.records, !withSeen) : undefined;
-	const order = memory?.order ?? learnt;
+	// The order is learnt from a read holding records newer than all read before and older ones:
+	// the dates within one batch tell nothing (it may be listed either way).
+	const twoBatches = read.records.some(isOld) && read.records.some((record) => !isOld(record));
+	const order = memory?.order ?? (twoBatches ? orderOf(read.records) : undefined);
+	// Until then, a whole read whose records only fall or only rise shows an order.
+	const wholeRead = !memory?.showsOrder && !read.resumeAt;
+	const showsOrder =
+		order === undefined
+			? (memory?.showsOrder ?? (wholeRead ? orderOf(read.records, true) : undefined))
+			: undefined;
+	// A read that goes on at the next poll, unless it is a read to the end of a list now known to be
+	// newest first (its new end was read).
+	const resumeAt = order === 'newestFirst' && !polled?.untilOld ? undefined : read.resumeAt;
+	// A read going on from an earlier poll, unless toward the new end of an oldest-first list, may
+	// meet records added since it began at the new end (pushed down the list): they are emitted but
+	// set no newest date, which would make the others of their batch look old.
+	const resumed = memory?.resumeAt !== undefined && memory.order !== 'oldestFirst';
+	const newest = newestOf(
+		resumed ? read.records.filter(isOld) : read.records,
+		memory?.newest ?? {},
+	);
+	// Until the newest date passes them, those records are told apart by their IDs.
+	const undated = read.records
+		.filter((record) => isNewSince(record, newest) && !refused.includes(record.id))
+		.map(({ id }) => id);
+	const undatedIds = mostRecentFirst(
+		undated,
+		(memory?.undatedIds ?? []).filter((id) => !wasRead.has(id)),
+		MAX_UNORDERED_IDS,
+	);
 	// IDs are remembered the list's new end first.
-	const newEndFirst = (ids: string[]) => (order === 'oldestFirst' ? [...ids].reverse() : ids);
+	const newEndFirst = (ids: string[]) =>
+		(order ?? showsOrder) === 'oldestFirst' ? [...ids].reverse() : ids;
 	const refusedNow = new Set(refused);
 	const keptIds = newEndFirst(readIds.filter((id) => !refusedNow.has(id)));
 	const next: Memory = {
@@ -173,26 +274,32 @@ export async function pollNewRecords(
 		seenIds: mostRecentFirst(
 			keptIds,
 			memory?.seenIds ?? [],
-			order ? MAX_SEEN_IDS : MAX_UNORDERED_IDS,
+			// While a read goes on, records added at the new end can push those it read ahead of it.
+			(order || showsOrder) && !resumeAt ? MAX_SEEN_IDS : MAX_UNORDERED_IDS,
 		),
+		undatedIds: undatedIds.length > 0 ? undatedIds : undefined,
 		refusedIds: mostRecentFirst(
 			newEndFirst(refused),
 			(memory?.refusedIds ?? []).filter((id) => !wasRead.has(id)),
 			MAX_REFUSED_IDS,
 		),
 		order,
-		newest: newestOf(read.records, memory?.newest ?? {}),
-		newestPage: read.resumeAt ? memory?.newestPage : newestPageOf(read),
-		resumeAt: read.resumeAt,
-		unread: read.resumeAt && {
+		showsOrder,
+		newest,
+		lastPage: read.resumeAt || read.next ? memory?.lastPage : lastPageOf(read),
+		resumeAt,
+		unread: resumeAt && {
 			// The first poll's: records dated after it began (the next millisecond on) are new.
 			newest: memory ? since : { time: now + 1, ids: [] },
 			quiet: quiet || undefined,
 			count,
+			pageIds: read.pages[read.pages.length - 1]?.records.map(({ id }) => id),
+			untilOld: polled?.untilOld,
+			thenEnd: polled?.thenEnd,
 		},
 		overflow: overflow || undefined,
 	};
-	if (order !== 'oldestFirst') delete next.newestPage;
+	if (order === 'newestFirst') delete next.lastPage;
 	const lostTrack =
 		read.whole && read.records.length > 0 && seen.size > 0 && !readIds.some((id) => seen.has(id));
 	const range = emit.length > 0 ? ` (${emit[0].id} … ${emit[emit.length - 1].id})` : '';
@@ -211,9 +318,10 @@ export async function pollNewRecords(
 
 /**
  * A manual run's test event, which reads the memory and never writes it: the newest record the
- * filters accept, from the page that held the newest records when the polls found the list oldest
- * first, else from the first page when that lists the newest records first and holds one the
- * filters accept, else from the whole list.
+ * filters accept, where the polls find new records: the list's end when they found it oldest
+ * first, its first page and its end when it showed an order not learnt yet, else the first page
+ * when that lists the newest records first (before any poll, when nothing is known of the list);
+ * from the whole list when none of those holds one the filters accept.
  */
 export async function newestNewRecord(
 	list: EventList,
@@ -225,12 +333,23 @@ export async function newestNewRecord(
 	const memory = readMemory(stored, configuration);
 	const newest = (read: ListRead) =>
 		newestRecord(read.records.filter(({ record }) => matchesFilters(record, filters)));
-	if (memory?.order === 'oldestFirst' && memory.newestPage && !memory.resumeAt) {
-		const fromNewest = await reader.read(memory.newestPage);
-		const found = newest(fromNewest);
-		if (found || fromNewest.fromStart) return found?.record;
+	if (memory && !memory.resumeAt && memory.order !== 'newestFirst') {
+		if (!memory.order && !memory.showsOrder) return newest(await reader.read())?.record;
+		const seen = new Set(memory.seenIds);
+		const startsOld = (record: IdentifiedRecord) =>
+			seen.has(record.id) || !isNewSince(record, memory.newest ?? {});
+		const end = (await readEnd(reader, memory.lastPage, startsOld)) ?? (await reader.read());
+		// From the start (no last page, or one that moved or went stale): the whole list.
+		if (end.fromStart) return newest(end)?.record;
+		// An order not learnt yet: the newest record is at one end, the first page's or the last's,
+		// so the newest of both is the newest only when each holds one the filters accept.
+		const start = memory.showsOrder ? await reader.read(undefined, { old: () => true }) : undefined;
+		const ends =
+			start && !(newest(start) && newest(end)) ? undefined : joined(start ?? end, start && end);
+		const found = (ends && newest(ends)) ?? newest(await reader.read());
+		return found?.record;
 	}
 	const start = await reader.read(undefined, { newestFirstStart: true });
-	const found = newest(start) ?? (start.stoppedBeforeEnd ? newest(await reader.read()) : undefined);
+	const found = newest(start) ?? (start.next ? newest(await reader.read()) : undefined);
 	return found?.record;
 }

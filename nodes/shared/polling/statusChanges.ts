@@ -49,7 +49,9 @@ export async function pollStatusChanges(
 ): Promise<PollResult> {
 	const remembered = readStatuses(stored, configuration);
 	const { resumeAt } = (remembered ? stored : {}) as { resumeAt?: PageRef };
-	const read = await new ListReader(list).read(resumeAt);
+	const reader = new ListReader(list);
+	const readBefore = ({ id }: { id: string }) => remembered?.has(id) === true;
+	const read = await (resumeAt ? reader.goOn(resumeAt, readBefore) : reader.read());
 	const statuses = new Map<string, string>();
 	const records: IDataObject[] = [];
 	for (const { id, record } of read.records) {

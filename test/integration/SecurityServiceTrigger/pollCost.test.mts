@@ -36,7 +36,7 @@ async function succeeding(run: Promise<PollRun>): Promise<PollRun> {
 describe('Security Service Trigger: a poll costs what is new', () => {
 	describe.each(PAGED_SHAPES)('%s', (shape) => {
 		it.each(ORDERS)(
-			'%s: one request per poll when one record is new, whatever the list length',
+			'%s: two requests for the first new record (both ends of the list, which teach its order), then one per poll, whatever the list length',
 			async (order) => {
 				sandbox.setOptions({ securityListShape: shape, securityListOrder: order });
 				sandbox.addThreats(478); // 505 threats: 51 pages of 10, the last one with room
@@ -44,15 +44,19 @@ describe('Security Service Trigger: a poll costs what is new', () => {
 				expect(activation.result).toBeNull();
 
 				let staticData = activation.staticData;
+				const requestsPerRound: number[] = [];
 				for (const round of [1, 2, 3]) {
 					const added = sandbox.addThreat({ title: `New ${round}` });
 					const { value: run, requests } = await counted(() =>
 						succeeding(poll(threats, staticData)),
 					);
 					expect(ids(run)).toEqual([added.id]);
-					expect(requests).toBe(1);
+					requestsPerRound.push(requests);
 					staticData = run.staticData;
 				}
+				// The first page and the last page holding records while the order is only shown; then
+				// the end where new records are.
+				expect(requestsPerRound).toEqual([2, 1, 1]);
 				const { value: quiet, requests } = await counted(() =>
 					succeeding(poll(threats, staticData)),
 				);
@@ -65,13 +69,26 @@ describe('Security Service Trigger: a poll costs what is new', () => {
 			sandbox.setOptions({ securityListShape: shape, securityListOrder: order });
 			sandbox.addThreats(478);
 			const activation = await succeeding(poll(threats));
-			for (let index = 0; index < 25; index++) sandbox.addThreat();
+			const listed = (from: number, to: number) =>
+				order === 'oldestFirst' ? threatIds(from, to) : threatIds(from, to).reverse();
 
+			// While the order is only shown, both ends: from the start to the first page holding an old
+			// record, and from the last page that held records to the end.
+			for (let index = 0; index < 20; index++) sandbox.addThreat();
+			const both = await counted(() => succeeding(poll(threats, activation.staticData)));
+			expect(ids(both.value)).toEqual(listed(506, 525));
+			// Oldest first: page 1, then pages 51-53. Newest first: pages 1-3, then the last page that
+			// held records to the end (page 51, now two pages before the end; a cursor names the page
+			// after the same record: still the end).
+			const bothEnds = order === 'oldestFirst' || shape === 'cursors' ? 4 : 6;
+			expect(both.requests).toBe(bothEnds);
+
+			// The order learnt: the pages holding new records alone.
+			for (let index = 0; index < 25; index++) sandbox.addThreat();
 			const { value: run, requests } = await counted(() =>
-				succeeding(poll(threats, activation.staticData)),
+				succeeding(poll(threats, both.value.staticData)),
 			);
-			const expected = threatIds(506, 530);
-			expect(ids(run)).toEqual(order === 'oldestFirst' ? expected : [...expected].reverse());
+			expect(ids(run)).toEqual(listed(526, 550));
 			// The three pages holding new records: oldest first, the first of them is the one that held the
 			// newest records before; newest first, the last of them also holds known ones.
 			expect(requests).toBe(3);
@@ -84,21 +101,34 @@ describe('Security Service Trigger: a poll costs what is new', () => {
 		const activation = await succeeding(poll(threats));
 		const added = sandbox.addThreat({ severity: 'low' });
 
+		// The order only shown (by the first read): the list's end and its first page, the newest of both.
 		const manual = await counted(() =>
 			succeeding(poll(threats, activation.staticData, { mode: 'manual' })),
 		);
 		expect(ids(manual.value)).toEqual([added.id]);
-		expect(manual.requests).toBe(1);
+		expect(manual.requests).toBe(2);
 		expect(manual.value.liveStaticData).toEqual(activation.staticData);
 
-		// Nothing there passes the filters: the whole list is read for the newest that does.
+		// The order learnt (a poll read the new record beside old ones): the list's end alone.
+		const learnt = await succeeding(poll(threats, activation.staticData));
+		expect(ids(learnt)).toEqual([added.id]);
+		const next = sandbox.addThreat({ severity: 'low' });
+		const manualLearnt = await counted(() =>
+			succeeding(poll(threats, learnt.staticData, { mode: 'manual' })),
+		);
+		expect(ids(manualLearnt.value)).toEqual([next.id]);
+		expect(manualLearnt.requests).toBe(1);
+		expect(manualLearnt.value.liveStaticData).toEqual(learnt.staticData);
+
+		// Nothing there passes the filters: the whole list is read for the newest that does (after
+		// the list's end and its first page).
 		const critical = { event: 'newThreat', filters: { severity: 'critical' } };
 		const filteredActivation = await succeeding(poll(critical));
 		const filtered = await counted(() =>
 			succeeding(poll(critical, filteredActivation.staticData, { mode: 'manual' })),
 		);
 		expect(ids(filtered.value)).toEqual(['thr_24']);
-		expect(filtered.requests).toBe(1 + 51);
+		expect(filtered.requests).toBe(2 + 51);
 	});
 
 	it('reads nothing but the list when it comes in one answer', async () => {
@@ -112,10 +142,10 @@ describe('Security Service Trigger: a poll costs what is new', () => {
 		expect(requests).toBe(1);
 	});
 
-	it('activation reads one page of a newest-first list and all pages of an oldest-first one', async () => {
+	it('activation reads all pages of a newest-first list as of an oldest-first one (one read teaches no order)', async () => {
 		sandbox.setOptions({ securityListShape: 'nextLinks', securityListOrder: 'newestFirst' });
 		sandbox.addThreats(73); // 100 threats
-		expect((await counted(() => succeeding(poll(threats)))).requests).toBe(1);
+		expect((await counted(() => succeeding(poll(threats)))).requests).toBe(10);
 
 		sandbox.setOptions({ securityListOrder: 'oldestFirst' });
 		expect((await counted(() => succeeding(poll(threats)))).requests).toBe(10);
@@ -291,10 +321,10 @@ describe('Security Service Trigger: a remembered place that is gone', () => {
 		const activation = await succeeding(poll(openThreats));
 		const memory = (
 			activation.staticData?.[`node:${NODE_NAME}`] as {
-				seen: { newestPage: { qs: { cursor: string } } };
+				seen: { lastPage: { qs: { cursor: string } } };
 			}
 		).seen;
-		const cursorRecord = Buffer.from(memory.newestPage.qs.cursor, 'base64url').toString();
+		const cursorRecord = Buffer.from(memory.lastPage.qs.cursor, 'base64url').toString();
 
 		const resolved = await fetch(`${sandbox.securityUrl}/threats/${cursorRecord}/resolve`, {
 			method: 'PATCH',
@@ -308,7 +338,9 @@ describe('Security Service Trigger: a remembered place that is gone', () => {
 		const answers = requestsTo(sandbox, 'security')
 			.slice(before)
 			.map((request) => request.status);
-		expect(answers).toEqual([400, 200, 200, 200]);
+		// The list's first page (the order is only shown: both ends are read), the stale cursor, then
+		// on from page 2 to the end.
+		expect(answers).toEqual([200, 400, 200, 200]);
 
 		const again = await succeeding(poll(openThreats, run.staticData));
 		expect(again.result).toBeNull();

@@ -74,7 +74,7 @@ describe('Security Service Trigger: polling', () => {
 		const scans = await poll({ event: 'newScan' }, first.staticData);
 
 		expect(scans.result).toBeNull();
-		expect(memoryIds(scans.staticData)).toEqual(['scn_4', 'scn_3', 'scn_2', 'scn_1']);
+		expect([...memoryIds(scans.staticData)].sort()).toEqual(['scn_1', 'scn_2', 'scn_3', 'scn_4']);
 		sandbox.addScan();
 		expect(ids(await poll({ event: 'newScan' }, scans.staticData))).toEqual(['scn_5']);
 	});

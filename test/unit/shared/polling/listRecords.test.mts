@@ -162,6 +162,7 @@ describe('list reader', () => {
 		const whole = await new ListReader(paged).read();
 		expect(whole.records.map(({ id }) => id)).toEqual(['r1', 'r2', 'r3', 'r4', 'r5']);
 		expect(whole.resumeAt).toBeUndefined();
+		expect(whole.next).toBeUndefined();
 		expect(fetched).toEqual([undefined, { qs: { page: 2 } }, { qs: { page: 3 } }]);
 		// The first of duplicates on one page, too.
 		const onePage = await new ListReader(
@@ -182,6 +183,10 @@ describe('list reader', () => {
 		expect(newest.fetched).toEqual([undefined]);
 		expect(first.pages.map(({ at }) => at)).toEqual([undefined, { qs: { page: 2 } }]);
 		expect(first.resumeAt).toBeUndefined();
+		// The page after the one that stopped it, where the list goes on.
+		expect(first.next).toEqual({ qs: { page: 3 } });
+		const last = await new ListReader(paged).read(undefined, { old: ({ id }) => id === 'r5' });
+		expect(last.next).toBeUndefined();
 	});
 
 	it('counts the time of the slowest page so far', async () => {
@@ -207,7 +212,8 @@ describe('list reader', () => {
 		const reader = new ListReader(budgeted);
 		const cut = await reader.read();
 		expect(fetched).toHaveLength(1);
-		expect(cut.resumeAt).toEqual({ qs: { page: 2 } });
+		// Cut short after the list's first page: it goes on there (`{}`).
+		expect(cut.resumeAt).toEqual({});
 		expect(reader.hasTime()).toBe(false);
 
 		const roomy = new ListReader(listOf(list, { pageSize: 2, budgetMs: 60_000 }).list);
@@ -218,12 +224,13 @@ describe('list reader', () => {
 		const long = Array.from({ length: 2001 }, (_, index) => ({ id: `r${index + 1}` }));
 		const cut = await new ListReader(listOf(long, { pageSize: 1 }).list).read();
 		expect(cut.pages).toHaveLength(1000);
-		expect(cut.resumeAt).toEqual({ qs: { page: 1001 } });
+		// It goes on at the page it read last.
+		expect(cut.resumeAt).toEqual({ qs: { page: 1000 } });
 		const whole = await new ListReader(listOf(long, { pageSize: 1 }).list, Infinity).read();
 		expect(whole.records).toHaveLength(2001);
 	});
 
-	it('reads from the start when the service refuses a remembered page as stale, and fails on other errors', async () => {
+	it('reads from the start, or the page it is to begin again at, when the service refuses a remembered page as stale, and fails on other errors', async () => {
 		const { list: stale, fetched } = listOf(list, { pageSize: 2 });
 		const restarted = await new ListReader(stale).read({ qs: { cursor: 'gone' } });
 		expect(restarted.fromStart).toBe(true);
@@ -234,7 +241,21 @@ describe('list reader', () => {
 			{ qs: { page: 3 } },
 		]);
 		expect(restarted.records).toHaveLength(5);
-		expect((await new ListReader(stale).read({ qs: { page: 2 } })).fromStart).toBe(false);
+		expect(restarted.restarted).toBe(true);
+		const read = await new ListReader(stale).read({ qs: { page: 2 } });
+		expect(read.fromStart).toBe(false);
+		expect(read.restarted).toBeUndefined();
+		// Or at the page it is given to begin again at.
+		fetched.length = 0;
+		const after = await new ListReader(stale).read(
+			{ qs: { cursor: 'gone' } },
+			{},
+			{ qs: { page: 2 } },
+		);
+		expect(fetched).toEqual([{ qs: { cursor: 'gone' } }, { qs: { page: 2 } }, { qs: { page: 3 } }]);
+		expect(after.restarted).toBe(true);
+		expect(after.fromStart).toBe(false);
+		expect(after.records.map(({ id }) => id)).toEqual(['r3', 'r4', 'r5']);
 
 		let requests = 0;
 		const failing = listOf(list).list;

@@ -138,4 +138,43 @@ describe('issue 37: each record once', () => {
 		await poller.poll(list, 3);
 		expect((await poller.poll(list, 3)).ids).toEqual([]);
 	});
+
+	it('a first list that is one batch listed against the order over several pages teaches no order: a new record on top is emitted (found by the model)', async () => {
+		const poller = new Poller();
+		// Newest first, but the first 101 records were listed oldest first.
+		const batch = newestFirst(1, 101).reverse();
+		await poller.poll(batch, 100);
+		expect((await poller.poll([...newestFirst(102, 102), ...batch], 100)).ids).toEqual(['x102q']);
+	});
+
+	it('the same, oldest first: a first list listed newest first over several pages, a new record at its end is emitted (found by the model)', async () => {
+		const poller = new Poller();
+		const batch = newestFirst(1, 101);
+		await poller.poll(batch, 100);
+		expect((await poller.poll(batch, 100)).pages).toBeLessThanOrEqual(2);
+		expect((await poller.poll([...batch, ...newestFirst(102, 102)], 100)).ids).toEqual(['x102q']);
+	});
+
+	it('a record added on top while a burst is read in parts pushes none it read into the rest of the read (found by the model)', async () => {
+		const poller = new Poller();
+		await poller.poll(newestFirst(1, 150), 1500);
+		const emitted = [...(await poller.poll(newestFirst(1, 1650), 1500, 0)).ids];
+		for (let poll = 0; poll < 3; poll++) {
+			emitted.push(...(await poller.poll(newestFirst(1, 1651), 1500, 0)).ids);
+		}
+		expect(emitted).toHaveLength(1501);
+		expect(new Set(emitted).size).toBe(1501);
+	});
+
+	it('a batch in any order added on top while a read goes on in parts is emitted whole (found by the model)', async () => {
+		const poller = new Poller();
+		await poller.poll(newestFirst(1, 30), 10);
+		const first = newestFirst(31, 40);
+		const emitted = [...(await poller.poll([...first, ...newestFirst(1, 30)], 10, 0)).ids];
+		const batch = newestFirst(41, 51);
+		const shuffled = [...batch.slice(5), ...batch.slice(0, 5)].reverse();
+		const list = [...shuffled, ...first, ...newestFirst(1, 30)];
+		for (let poll = 0; poll < 4; poll++) emitted.push(...(await poller.poll(list, 10)).ids);
+		expect([...emitted].sort()).toEqual([...first, ...batch].map(({ id }) => id as string).sort());
+	});
 });

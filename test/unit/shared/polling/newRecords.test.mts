@@ -40,6 +40,22 @@ async function poll(
 
 const emitted = (outcome: PollResult) => outcome.records.map((record) => record.id);
 
+/**
+ * The second poll of `list`, whose first poll read it without its newest record (at its start or
+ * its end): a first read teaches no order (its records may be one batch, listed either way); the
+ * second, holding a new record beside records read before, learns it.
+ */
+async function secondPoll(
+	list: IDataObject[],
+	newEnd: 'start' | 'end',
+	options: { pageSize?: number } = {},
+): Promise<PollResult> {
+	const before = newEnd === 'start' ? list.slice(1) : list.slice(0, -1);
+	const first = await poll(before, undefined, options);
+	expect(first.memory.order).toBeUndefined();
+	return await poll(list, first.memory, options);
+}
+
 describe('new records', () => {
 	it('remembers everything on the first poll and emits only records not seen later', async () => {
 		const first = await poll(plain('a', 'b'));
@@ -209,10 +225,19 @@ describe('new records', () => {
 	});
 
 	it('learns the order from the dates of its records, never from where new records appear', async () => {
+		// The first read's dates only rise: they show an order, but one batch may be listed either
+		// way, so it is not learnt yet.
 		const first = await poll(range(1, 30, true), undefined, { pageSize: 10 });
-		expect(first.memory.order).toBe('oldestFirst');
-		expect((first.memory.seenIds as string[])[0]).toBe('r30');
-		expect(first.memory.newestPage).toEqual({ qs: { page: 3 } });
+		expect(first.memory.order).toBeUndefined();
+		expect(first.memory.showsOrder).toBe('oldestFirst');
+		expect(first.memory.lastPage).toEqual({ qs: { page: 3 } });
+		// A record newer than those read, beside them, teaches it.
+		const second = await poll(range(1, 31, true), first.memory, { pageSize: 10 });
+		expect(emitted(second)).toEqual(['r31']);
+		expect(second.memory.order).toBe('oldestFirst');
+		expect(second.memory).not.toHaveProperty('showsOrder');
+		expect((second.memory.seenIds as string[])[0]).toBe('r31');
+		expect(second.memory.lastPage).toEqual({ qs: { page: 4 } });
 
 		const list = opaque(30);
 		const unordered = await poll(list, undefined, { pageSize: 10 });
@@ -243,19 +268,25 @@ describe('new records', () => {
 		// Two records a page, dated oldest first: 1,250 pages.
 		const list = range(1, 2500, true);
 		const first = await poll(list, undefined, { pageSize: 2 });
-		expect(first.memory.order).toBe('oldestFirst');
-		expect(first.memory.resumeAt).toEqual({ qs: { page: 1001 } });
+		// A first read teaches no order, and one cut short shows none yet.
+		expect(first.memory.order).toBeUndefined();
+		expect(first.memory).not.toHaveProperty('showsOrder');
+		expect(first.memory.resumeAt).toEqual({ qs: { page: 1000 } });
 		// The rest of the first read is old, unless dated after the first poll began.
 		expect(first.memory.unread).toEqual({
 			newest: { time: expect.any(Number) as number, ids: [] },
 			quiet: true,
 			count: 2000,
+			// The page it read last, read again when it goes on: its records tell whether the list moved.
+			pageIds: ['r1999', 'r2000'],
 		});
 		const fresh = { id: 'fresh', createdAt: Date.now() + 1000 };
 		const next = await poll([...list, fresh], first.memory, { pageSize: 2 });
 		expect(emitted(next)).toEqual(['fresh']);
 		expect(next.memory.unread).toBeUndefined();
-		expect(next.memory.newestPage).toEqual({ qs: { page: 1251 } });
+		// Its old records and the new one teach the order.
+		expect(next.memory.order).toBe('oldestFirst');
+		expect(next.memory.lastPage).toEqual({ qs: { page: 1251 } });
 	});
 
 	it('the first poll cut short takes a record of the millisecond it began as old, a later one as new', async () => {
@@ -267,19 +298,26 @@ describe('new records', () => {
 		];
 		const short = listOf(list, { pageSize: 1, budgetMs: 0 }).list;
 		const first = await pollNewRecords(short, undefined, CONFIGURATION, [], now);
-		expect(first.memory.resumeAt).toEqual({ qs: { page: 2 } });
+		expect(first.memory.resumeAt).toEqual({});
 		expect(emitted(await poll(list, first.memory, { pageSize: 1 }))).toEqual(['c']);
 	});
 
-	it('keeps the page that held the newest records only for a list found oldest first', async () => {
-		const first = await poll(newestFirst(1, 2), undefined, { pageSize: 2 });
-		const newest = await poll(newestFirst(1, 5), first.memory, { pageSize: 2 });
-		expect(emitted(newest)).toEqual(['n5', 'n4', 'n3']);
+	it('keeps the last page holding records unless the list is found newest first', async () => {
+		// Before the order is learnt, it is kept: the next poll reads both ends of the list.
+		const first = await poll(newestFirst(1, 6), undefined, { pageSize: 2 });
+		expect(first.memory.order).toBeUndefined();
+		expect(first.memory.lastPage).toEqual({ qs: { page: 3 } });
+		const newest = await poll(newestFirst(1, 9), first.memory, { pageSize: 2 });
+		expect(emitted(newest)).toEqual(['n9', 'n8', 'n7']);
 		expect(newest.memory.order).toBe('newestFirst');
-		expect(newest.memory).not.toHaveProperty('newestPage');
+		expect(newest.memory).not.toHaveProperty('lastPage');
+		// In no visible order, and oldest first, it is kept.
 		const unordered = await poll(opaque(5), undefined, { pageSize: 2 });
 		expect(unordered.memory.order).toBeUndefined();
-		expect(unordered.memory).not.toHaveProperty('newestPage');
+		expect(unordered.memory.lastPage).toEqual({ qs: { page: 3 } });
+		const oldest = await secondPoll(range(1, 5, true), 'end', { pageSize: 2 });
+		expect(oldest.memory.order).toBe('oldestFirst');
+		expect(oldest.memory.lastPage).toEqual({ qs: { page: 3 } });
 	});
 
 	it('makes room for new IDs by dropping departed ones when the memory is full', async () => {
@@ -326,59 +364,77 @@ async function shortPoll(list: IDataObject[], stored: IDataObject) {
 
 describe('new records over polls short of time', () => {
 	it('newest first: reads the unread range a poll left, page by page, and emits each record once', async () => {
-		const first = await poll(newestFirst(1, 6), undefined, { pageSize: 2 });
+		const first = await secondPoll(newestFirst(1, 6), 'start', { pageSize: 2 });
 		expect(first.memory.order).toBe('newestFirst');
-		expect(first.memory.seenIds).toEqual(['n6', 'n5']);
+		// The second poll read the list's first page and its last (n2, n1): both ends.
+		expect(first.memory.seenIds).toEqual(['n6', 'n5', 'n2', 'n1', 'n4', 'n3']);
 
 		const cut = await shortPoll(newestFirst(1, 11), first.memory);
 		expect(emitted(cut)).toEqual(['n11', 'n10']);
-		expect(cut.memory.resumeAt).toEqual({ qs: { page: 2 } });
+		expect(cut.memory.resumeAt).toEqual({});
 		// The range is judged from what was newest when it began.
-		expect(cut.memory.unread).toEqual({ newest: { time: 1006, ids: ['n6'] }, count: 2 });
-		expect(cut.memory.seenIds).toEqual(['n11', 'n10', 'n6', 'n5']);
+		expect(cut.memory.unread).toEqual({
+			newest: { time: 1006, ids: ['n6'] },
+			count: 2,
+			pageIds: ['n11', 'n10'],
+			untilOld: true,
+		});
+		expect(cut.memory.seenIds).toEqual(['n11', 'n10', 'n6', 'n5', 'n2', 'n1', 'n4', 'n3']);
 
-		// n12 arrives: page 2 now starts with n10, emitted already.
+		// n12 arrives: the read goes on with the list's first page again (now n12, n11), then page 2
+		// (n10, emitted already, and n9).
 		const range = await shortPoll(newestFirst(1, 12), cut.memory);
-		expect(range.fetched).toEqual([{ qs: { page: 2 } }]);
-		expect(emitted(range)).toEqual(['n9']);
-		expect(range.memory.resumeAt).toEqual({ qs: { page: 3 } });
-		expect(range.memory.unread).toEqual({ newest: { time: 1006, ids: ['n6'] }, count: 4 });
+		expect(range.fetched).toEqual([undefined, { qs: { page: 2 } }]);
+		expect(emitted(range)).toEqual(['n12', 'n9']);
+		expect(range.memory.resumeAt).toEqual({ qs: { page: 2 } });
+		expect(range.memory.unread).toEqual({
+			newest: { time: 1006, ids: ['n6'] },
+			count: 4,
+			pageIds: ['n10', 'n9'],
+			untilOld: true,
+		});
 
 		const rangeEnd = await shortPoll(newestFirst(1, 12), range.memory);
-		expect(rangeEnd.fetched).toEqual([{ qs: { page: 3 } }]);
+		expect(rangeEnd.fetched).toEqual([{ qs: { page: 2 } }, { qs: { page: 3 } }]);
 		expect(emitted(rangeEnd)).toEqual(['n8', 'n7']);
-		expect(rangeEnd.memory.resumeAt).toEqual({ qs: { page: 4 } });
+		expect(rangeEnd.memory.resumeAt).toEqual({ qs: { page: 3 } });
 		const done = await shortPoll(newestFirst(1, 12), rangeEnd.memory);
-		expect(done.fetched).toEqual([{ qs: { page: 4 } }]);
+		expect(done.fetched).toEqual([{ qs: { page: 3 } }, { qs: { page: 4 } }]);
 		expect(done.records).toEqual([]);
 		expect(done.memory.unread).toBeUndefined();
 		// The range ends at the first page holding a record of what was newest when it began.
 		expect([...(done.memory.seenIds as string[])].sort()).toEqual(
-			['n11', 'n10', 'n9', 'n8', 'n7', 'n6', 'n5'].sort(),
+			['n12', 'n11', 'n10', 'n9', 'n8', 'n7', 'n6', 'n5', 'n4', 'n3', 'n2', 'n1'].sort(),
 		);
 
 		const head = await poll(newestFirst(1, 12), done.memory, { pageSize: 2 });
-		expect(emitted(head)).toEqual(['n12']);
-		expect((await poll(newestFirst(1, 12), head.memory, { pageSize: 2 })).records).toEqual([]);
+		expect(head.records).toEqual([]);
+		expect(emitted(await poll(newestFirst(1, 13), head.memory, { pageSize: 2 }))).toEqual(['n13']);
 	});
 
 	it('newest first: an unread range whose end left the list emits what is dated after it began (its second too) or shows no date or number', async () => {
-		const first = await poll(newestFirst(1, 2), undefined, { pageSize: 2 });
-		const cut = await shortPoll(newestFirst(1, 7), first.memory);
-		expect(emitted(cut)).toEqual(['n7', 'n6']);
-		const gone = [
-			...newestFirst(3, 7),
-			{ id: 'same', createdAt: 1002 },
-			{ id: 'old', createdAt: 5 },
-			{ id: 'undated' },
-		];
-		const rest = await poll(gone, cut.memory, { pageSize: 2 });
-		expect(emitted(rest)).toEqual(['n5', 'n4', 'n3', 'same', 'undated']);
-		expect(rest.memory.unread).toBeUndefined();
+		// The order learnt, and shown by a first read but not learnt yet.
+		for (const first of [
+			await secondPoll(newestFirst(1, 2), 'start', { pageSize: 2 }),
+			await poll(newestFirst(1, 2), undefined, { pageSize: 2 }),
+		]) {
+			const cut = await shortPoll(newestFirst(1, 7), first.memory);
+			expect(emitted(cut)).toEqual(['n7', 'n6']);
+			const gone = [
+				...newestFirst(3, 7),
+				{ id: 'same', createdAt: 1002 },
+				{ id: 'old', createdAt: 5 },
+				{ id: 'undated' },
+			];
+			const rest = await poll(gone, cut.memory, { pageSize: 2 });
+			expect(emitted(rest)).toEqual(['n5', 'n4', 'n3', 'same', 'undated']);
+			expect(rest.memory.unread).toBeUndefined();
+		}
 	});
 
 	it('newest first: a page that shows the other order keeps the order learnt (issue 37: it made the next polls read the whole list)', async () => {
-		const first = await poll(newestFirst(1, 4), undefined, { pageSize: 2 });
+		const first = await secondPoll(newestFirst(1, 4), 'start', { pageSize: 2 });
+		expect(first.memory.order).toBe('newestFirst');
 		const batch = [...newestFirst(5, 6).reverse(), ...newestFirst(1, 4)];
 		const turned = await poll(batch, first.memory, { pageSize: 2 });
 		expect(emitted(turned)).toEqual(['n5', 'n6']);
@@ -387,17 +443,23 @@ describe('new records over polls short of time', () => {
 	});
 
 	it('newest first: warns when the list no longer shows any record seen before', async () => {
-		const first = await poll(newestFirst(1, 4), undefined, { pageSize: 2 });
-		const lost = await poll(newestFirst(10, 12), first.memory, { pageSize: 2 });
-		expect(emitted(lost)).toEqual(['n12', 'n11', 'n10']);
-		expect(lost.warning).toContain('the newest was n4');
-		const empty = await poll([], first.memory, { pageSize: 2 });
-		expect(empty.warning).toBeUndefined();
+		// The order learnt, and shown by a first read but not learnt yet.
+		for (const first of [
+			await secondPoll(newestFirst(1, 4), 'start', { pageSize: 2 }),
+			await poll(newestFirst(1, 4), undefined, { pageSize: 2 }),
+		]) {
+			const lost = await poll(newestFirst(10, 12), first.memory, { pageSize: 2 });
+			expect(emitted(lost)).toEqual(['n12', 'n11', 'n10']);
+			expect(lost.warning).toContain('the newest was n4');
+			const empty = await poll([], first.memory, { pageSize: 2 });
+			expect(empty.warning).toBeUndefined();
+		}
 	});
 
 	it('oldest first: goes on where the last poll stopped, emitting every new record once, in order', async () => {
-		const first = await poll(range(1, 10, true), undefined, { pageSize: 2 });
-		expect(first.memory.newestPage).toEqual({ qs: { page: 5 } });
+		const first = await secondPoll(range(1, 10, true), 'end', { pageSize: 2 });
+		expect(first.memory.order).toBe('oldestFirst');
+		expect(first.memory.lastPage).toEqual({ qs: { page: 5 } });
 		let memory = first.memory;
 		const emittedIds: string[] = [];
 		const asked: unknown[] = [];
@@ -408,14 +470,16 @@ describe('new records over polls short of time', () => {
 			memory = next.memory;
 		}
 		expect(emittedIds).toEqual(['r11', 'r12', 'r13', 'r14', 'r15']);
-		expect(asked).toEqual([5, 6, 7, 8, 8].map((page) => ({ qs: { page } })));
+		// Each poll going on reads again the page the last one read last, then one page more.
+		expect(asked).toEqual([5, 5, 6, 6, 7, 7, 8, 8].map((page) => ({ qs: { page } })));
 		expect(memory.resumeAt).toBeUndefined();
-		expect(memory.newestPage).toEqual({ qs: { page: 8 } });
+		expect(memory.lastPage).toEqual({ qs: { page: 8 } });
 		expect((memory.seenIds as string[]).slice(0, 3)).toEqual(['r15', 'r14', 'r13']);
 	});
 
 	it('oldest first: reads from the start when the remembered page no longer starts with a record seen before', async () => {
-		const first = await poll(range(1, 6, true), undefined, { pageSize: 2 });
+		const first = await secondPoll(range(1, 6, true), 'end', { pageSize: 2 });
+		expect(first.memory.order).toBe('oldestFirst');
 		const shifted = [...range(3, 6, true), ...range(7, 8, true)];
 		const { list, fetched } = listOf(shifted, { pageSize: 2 });
 		const next = await pollNewRecords(list, first.memory, CONFIGURATION, []);
@@ -426,20 +490,21 @@ describe('new records over polls short of time', () => {
 			{ qs: { page: 3 } },
 		]);
 		expect(emitted(next)).toEqual(['r7', 'r8']);
-		expect(next.memory.newestPage).toEqual({ qs: { page: 3 } });
+		expect(next.memory.lastPage).toEqual({ qs: { page: 3 } });
 
 		// Without time for the list's start, it forgets the page and reads from the start next time.
 		const short = await shortPoll(shifted, first.memory);
 		expect(short.fetched).toEqual([{ qs: { page: 3 } }]);
 		expect(short.records).toEqual([]);
-		expect(short.memory.newestPage).toBeUndefined();
+		expect(short.memory.lastPage).toBeUndefined();
 		expect(short.memory.order).toBe('oldestFirst');
 		const after = await poll(shifted, short.memory, { pageSize: 2 });
 		expect(emitted(after)).toEqual(['r7', 'r8']);
 	});
 
 	it('oldest first: a remembered page now empty makes the poll read from the start', async () => {
-		const first = await poll(range(1, 6, true), undefined, { pageSize: 2 });
+		const first = await secondPoll(range(1, 6, true), 'end', { pageSize: 2 });
+		expect(first.memory.order).toBe('oldestFirst');
 		const { list, fetched } = listOf(range(1, 4, true), { pageSize: 2 });
 		const next = await pollNewRecords(list, first.memory, CONFIGURATION, []);
 		expect(fetched).toEqual([{ qs: { page: 3 } }, undefined, { qs: { page: 2 } }]);
@@ -447,7 +512,7 @@ describe('new records over polls short of time', () => {
 	});
 
 	it('oldest first: the page that held the newest records is the last one holding any', async () => {
-		const pages = [range(1, 2, true), []];
+		const pages = [range(1, 1, true), []];
 		const fetched: unknown[] = [];
 		const list: EventList = {
 			...listOf([]).list,
@@ -459,25 +524,30 @@ describe('new records over polls short of time', () => {
 			},
 		};
 		const first = await pollNewRecords(list, undefined, CONFIGURATION, []);
+		pages[0] = range(1, 2, true);
+		const second = await pollNewRecords(list, first.memory, CONFIGURATION, []);
+		expect(second.memory.order).toBe('oldestFirst');
+		expect(second.memory.lastPage).toBeUndefined();
 		fetched.length = 0;
-		await pollNewRecords(list, first.memory, CONFIGURATION, []);
+		await pollNewRecords(list, second.memory, CONFIGURATION, []);
 		expect(fetched).toEqual([undefined, { qs: { page: 2 } }]);
 	});
 
 	it('oldest first: a page that shows the other order keeps the order learnt', async () => {
-		const first = await poll(range(1, 4, true), undefined, { pageSize: 2 });
+		const first = await secondPoll(range(1, 4, true), 'end', { pageSize: 2 });
+		expect(first.memory.order).toBe('oldestFirst');
 		const turned = [...range(1, 4, true), ...range(5, 6, true).reverse()];
 		const next = await poll(turned, first.memory, { pageSize: 2 });
 		expect(emitted(next)).toEqual(['r6', 'r5']);
 		expect(next.memory.order).toBe('oldestFirst');
-		expect(next.memory.newestPage).toEqual({ qs: { page: 3 } });
+		expect(next.memory.lastPage).toEqual({ qs: { page: 3 } });
 	});
 
 	it('oldest first: a read from the start cut short after records seen before goes on at the next poll', async () => {
-		const first = await poll(range(1, 4), undefined, { pageSize: 2 });
+		const first = await secondPoll(range(1, 4), 'end', { pageSize: 2 });
 		expect(first.memory.order).toBe('oldestFirst');
 		// r0, before those seen, is not new; the cut page holds it and r1, seen before.
-		const cut = await shortPoll(range(0, 5), { ...first.memory, newestPage: undefined });
+		const cut = await shortPoll(range(0, 5), { ...first.memory, lastPage: undefined });
 		expect(cut.records).toEqual([]);
 		const rest = await poll(range(0, 5), cut.memory, { pageSize: 2 });
 		expect(emitted(rest)).toEqual(['r5']);
@@ -511,7 +581,7 @@ describe('new records over polls short of time', () => {
 	it('newest first, undated: the records of an unread range are new up to its end', async () => {
 		const ids = (from: number, to: number) =>
 			plain(...Array.from({ length: to - from + 1 }, (_, index) => `n${to - index}`));
-		const first = await poll(ids(1, 6), undefined, { pageSize: 2 });
+		const first = await secondPoll(ids(1, 6), 'start', { pageSize: 2 });
 		expect(first.memory.order).toBe('newestFirst');
 		const cut = await shortPoll(ids(1, 11), first.memory);
 		expect(emitted(cut)).toEqual(['n11', 'n10']);
@@ -522,7 +592,8 @@ describe('new records over polls short of time', () => {
 	});
 
 	it('newest first: remembers the 1,000 newest of more new records', async () => {
-		const first = await poll(newestFirst(1, 2), undefined, { pageSize: 100 });
+		const first = await secondPoll(newestFirst(1, 2), 'start', { pageSize: 100 });
+		expect(first.memory.order).toBe('newestFirst');
 		const next = await poll(newestFirst(1, 1202), first.memory, { pageSize: 100 });
 		expect(next.records).toHaveLength(1200);
 		expect(next.memory.seenIds).toEqual(newestFirst(203, 1202).map(({ id }) => id));
@@ -545,8 +616,9 @@ describe('new records over polls short of time', () => {
 	});
 
 	it('oldest first: a stale remembered page makes the poll read from the start', async () => {
-		const first = await poll(range(1, 4, true), undefined, { pageSize: 2 });
-		const stale = { ...first.memory, newestPage: { qs: { cursor: 'gone' } } };
+		const first = await secondPoll(range(1, 4, true), 'end', { pageSize: 2 });
+		expect(first.memory.order).toBe('oldestFirst');
+		const stale = { ...first.memory, lastPage: { qs: { cursor: 'gone' } } };
 		const { list, fetched } = listOf(range(1, 5, true), { pageSize: 2 });
 		const next = await pollNewRecords(list, stale, CONFIGURATION, []);
 		expect(fetched[0]).toEqual({ qs: { cursor: 'gone' } });
@@ -556,19 +628,24 @@ describe('new records over polls short of time', () => {
 	});
 
 	it('oldest first: a read cut short that finds nothing seen before counts only records dated after the newest seen', async () => {
-		const first = await poll(range(1, 2, true), undefined, { pageSize: 2 });
+		const first = await secondPoll(range(1, 2, true), 'end', { pageSize: 2 });
+		expect(first.memory.order).toBe('oldestFirst');
 		const late = { id: 'late', createdAt: 1 };
 		const moved = [...range(10, 11, true), late, ...range(12, 13, true)];
-		const cut = await shortPoll(moved, { ...first.memory, newestPage: undefined });
-		expect(cut.memory.resumeAt).toEqual({ qs: { page: 2 } });
-		expect(cut.memory.unread).toEqual({ newest: { time: 1002, ids: ['r2'] }, count: 2 });
+		const cut = await shortPoll(moved, { ...first.memory, lastPage: undefined });
+		expect(cut.memory.resumeAt).toEqual({});
+		expect(cut.memory.unread).toEqual({
+			newest: { time: 1002, ids: ['r2'] },
+			count: 2,
+			pageIds: ['r10', 'r11'],
+		});
 		expect(emitted(cut)).toEqual(['r10', 'r11']);
 		const again = await shortPoll(moved, cut.memory);
 		expect(emitted(again)).toEqual(['r12']);
 		const rest = await poll(moved, again.memory, { pageSize: 2 });
 		expect(emitted(rest)).toEqual(['r13']);
 		expect(rest.memory.unread).toBeUndefined();
-		expect(rest.memory.newestPage).toEqual({ qs: { page: 3 } });
+		expect(rest.memory.lastPage).toEqual({ qs: { page: 3 } });
 		expect(rest.warning).toBeUndefined();
 	});
 
@@ -598,7 +675,7 @@ describe('new records over polls short of time', () => {
 		expect(first.memory.order).toBeUndefined();
 		const grown = [...list, ...plain('new')];
 		const cut = await shortPoll(grown, first.memory);
-		expect(cut.memory.resumeAt).toEqual({ qs: { page: 2 } });
+		expect(cut.memory.resumeAt).toEqual({});
 		expect(cut.records).toEqual([]);
 		let memory = cut.memory;
 		const emittedIds: string[] = [];
@@ -651,7 +728,8 @@ describe('new records over polls short of time', () => {
 
 describe('new record test event', () => {
 	it('reads only from the page that held the newest records of an oldest-first list', async () => {
-		const first = await poll(range(1, 6, true), undefined, { pageSize: 2 });
+		const first = await secondPoll(range(1, 6, true), 'end', { pageSize: 2 });
+		expect(first.memory.order).toBe('oldestFirst');
 		const { list, fetched } = listOf(range(1, 7, true), { pageSize: 2 });
 		expect(await newestNewRecord(list, first.memory, CONFIGURATION, [])).toEqual({
 			id: 'r7',
@@ -660,8 +738,39 @@ describe('new record test event', () => {
 		expect(fetched).toEqual([{ qs: { page: 3 } }, { qs: { page: 4 } }]);
 	});
 
-	it('reads the whole list when nothing there passes the filters, and the first page of a newest-first list', async () => {
+	it('reads the end and the first page of a list that shows an order not learnt yet: the newest of both, else of the whole list', async () => {
+		for (const [before, after, newest] of [
+			[range(1, 6, true), range(1, 7, true), 'r7'],
+			[newestFirst(1, 6), newestFirst(1, 7), 'n7'],
+		] as const) {
+			const first = await poll([...before], undefined, { pageSize: 2 });
+			expect(first.memory.showsOrder).toBeDefined();
+			const { list, fetched } = listOf([...after], { pageSize: 2 });
+			expect(await newestNewRecord(list, first.memory, CONFIGURATION, [])).toMatchObject({
+				id: newest,
+			});
+			expect(fetched).toEqual([{ qs: { page: 3 } }, { qs: { page: 4 } }, undefined]);
+		}
+		// Only the first page holds a record the filters accept: the whole list is read.
 		const first = await poll(range(1, 6, true), undefined, { pageSize: 2 });
+		const list = range(1, 6, true).map((record, index) => ({ ...record, open: index < 2 }));
+		const open = [{ fields: ['open'], values: ['true'] }];
+		const whole = listOf(list, { pageSize: 2 });
+		expect(await newestNewRecord(whole.list, first.memory, CONFIGURATION, open)).toMatchObject({
+			id: 'r2',
+		});
+		expect(whole.fetched).toEqual([
+			{ qs: { page: 3 } },
+			undefined,
+			undefined,
+			{ qs: { page: 2 } },
+			{ qs: { page: 3 } },
+		]);
+	});
+
+	it('reads the whole list when nothing there passes the filters, and the first page of a newest-first list', async () => {
+		const first = await secondPoll(range(1, 6, true), 'end', { pageSize: 2 });
+		expect(first.memory.order).toBe('oldestFirst');
 		const list = range(1, 6, true).map((record, index) => ({ ...record, open: index === 0 }));
 		const open = [{ fields: ['open'], values: ['true'] }];
 		const whole = listOf(list, { pageSize: 2 });
@@ -677,7 +786,7 @@ describe('new record test event', () => {
 		expect(newest.fetched).toEqual([undefined]);
 
 		const stale = listOf(range(1, 6, true), { pageSize: 2 });
-		const gone = { ...first.memory, newestPage: { qs: { cursor: 'gone' } } };
+		const gone = { ...first.memory, lastPage: { qs: { cursor: 'gone' } } };
 		expect(await newestNewRecord(stale.list, gone, CONFIGURATION, open)).toBeUndefined();
 	});
 });

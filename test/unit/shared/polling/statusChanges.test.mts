@@ -119,10 +119,19 @@ describe('status changes', () => {
 	});
 
 	it('goes on where a poll ran out of time', async () => {
-		const { list } = listOf(sites('HEALTHY', 'HEALTHY', 'HEALTHY'), { pageSize: 1, budgetMs: 0 });
+		const { list, fetched } = listOf(sites('HEALTHY', 'HEALTHY', 'HEALTHY'), {
+			pageSize: 1,
+			budgetMs: 0,
+		});
 		const first = await pollStatusChanges(list, undefined, CONFIGURATION, change, []);
-		expect(first.memory.resumeAt).toEqual({ qs: { page: 2 } });
+		// Cut short after the list's first page: it goes on there (`{}`).
+		expect(first.memory.resumeAt).toEqual({});
 		expect(first.memory.statuses).toEqual({ HEALTHY: ['site_1'] });
+		// The next poll reads that page again, then one page more.
+		const next = await pollStatusChanges(list, first.memory, CONFIGURATION, change, []);
+		expect(fetched.slice(1)).toEqual([undefined, { qs: { page: 2 } }]);
+		expect(next.memory.resumeAt).toEqual({ qs: { page: 2 } });
+		expect(next.memory.statuses).toEqual({ HEALTHY: ['site_1', 'site_2'] });
 	});
 
 	it('watches at most 5,000 records and warns how many more are listed', async () => {

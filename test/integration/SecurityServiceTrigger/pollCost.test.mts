@@ -101,24 +101,21 @@ describe('Security Service Trigger: a poll costs what is new', () => {
 		const activation = await succeeding(poll(threats));
 		const added = sandbox.addThreat({ severity: 'low' });
 
+		/** A manual run on `staticData`: its record, its requests, and the memory left as it was. */
+		const manualRun = async (staticData: PollRun['staticData'], id: unknown, requests: number) => {
+			const manual = await counted(() => succeeding(poll(threats, staticData, { mode: 'manual' })));
+			expect(ids(manual.value)).toEqual([id]);
+			expect(manual.requests).toBe(requests);
+			expect(manual.value.liveStaticData).toEqual(staticData);
+		};
 		// The order only shown (by the first read): the list's end and its first page, the newest of both.
-		const manual = await counted(() =>
-			succeeding(poll(threats, activation.staticData, { mode: 'manual' })),
-		);
-		expect(ids(manual.value)).toEqual([added.id]);
-		expect(manual.requests).toBe(2);
-		expect(manual.value.liveStaticData).toEqual(activation.staticData);
+		await manualRun(activation.staticData, added.id, 2);
 
 		// The order learnt (a poll read the new record beside old ones): the list's end alone.
 		const learnt = await succeeding(poll(threats, activation.staticData));
 		expect(ids(learnt)).toEqual([added.id]);
 		const next = sandbox.addThreat({ severity: 'low' });
-		const manualLearnt = await counted(() =>
-			succeeding(poll(threats, learnt.staticData, { mode: 'manual' })),
-		);
-		expect(ids(manualLearnt.value)).toEqual([next.id]);
-		expect(manualLearnt.requests).toBe(1);
-		expect(manualLearnt.value.liveStaticData).toEqual(learnt.staticData);
+		await manualRun(learnt.staticData, next.id, 1);
 
 		// Nothing there passes the filters: the whole list is read for the newest that does (after
 		// the list's end and its first page).

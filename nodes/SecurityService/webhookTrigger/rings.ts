@@ -280,9 +280,8 @@ function notReady(ctx: IWebhookFunctions): IWebhookResponseData {
 
 /** A ring on the test URL: emits the newest record the filters accept, so that fields can be mapped. */
 async function testRing(ctx: IWebhookFunctions): Promise<IWebhookResponseData> {
-	const { filters, configuration, list } = await readEventList(ctx, SECURITY_EVENTS);
-	const stored = loadedMemory(ctx)?.memory;
-	const newest = await newestNewRecord(list, stored, configuration, filters);
+	const { filters, list } = await readEventList(ctx, SECURITY_EVENTS);
+	const newest = await newestNewRecord(list, filters);
 	if (!newest) return reply(ctx, 200, { received: true });
 	return answerWhenRecorded(ctx, items([newest]));
 }

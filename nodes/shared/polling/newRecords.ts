@@ -34,8 +34,6 @@ interface Memory {
 	seenIds: string[];
 	/** IDs of records the filters refused, the most recently read first. */
 	refusedIds: string[];
-	/** IDs read newer than the newest date (read where records added later may be): see `newest`. */
-	undatedIds?: string[];
 	/**
 	 * Where the service adds new records, as the dates or ID numbers of a read holding records read
 	 * before and records newer than them show it.
@@ -99,6 +97,9 @@ interface PollRead {
 	thenEnd?: boolean;
 }
 
+/** An oldest-first list's poll with no time left to read its end. */
+const NOTHING_READ: ListRead = { pages: [], records: [], fromStart: false, whole: false };
+
 /** The read of the start, then the read of the end (each record once, in list order). */
 function joined(start: ListRead, end: ListRead | undefined): ListRead {
 	if (!end) return start;
@@ -147,15 +148,15 @@ async function readList(
 	isOld: (record: IdentifiedRecord) => boolean,
 	startsOld: (record: IdentifiedRecord) => boolean,
 	readBefore: (record: IdentifiedRecord) => boolean,
-): Promise<PollRead | undefined> {
+): Promise<PollRead> {
+	if (!memory) return { read: await reader.read() };
 	const untilOld = { old: isOld };
 	const startThenEnd = async (start: ListRead, goingOn = false): Promise<PollRead> => {
 		if (start.resumeAt) return { read: start, untilOld: true, thenEnd: true };
 		// A read going on took its pages beyond the budget: the next poll reads both ends again.
 		if (!start.next || (goingOn && !reader.hasTime())) return { read: start };
-		return { read: joined(start, await readEnd(reader, memory?.lastPage, startsOld, start.next)) };
+		return { read: joined(start, await readEnd(reader, memory.lastPage, startsOld, start.next)) };
 	};
-	if (!memory) return { read: await reader.read() };
 	const { resumeAt, unread } = memory;
 	if (resumeAt) {
 		if (!unread?.untilOld) return { read: await reader.goOn(resumeAt, readBefore) };
@@ -166,8 +167,7 @@ async function readList(
 		return { read: await reader.read(undefined, untilOld), untilOld: true };
 	}
 	if (memory.order === 'oldestFirst') {
-		const read = await readEnd(reader, memory.lastPage, startsOld);
-		return read && { read };
+		return { read: (await readEnd(reader, memory.lastPage, startsOld)) ?? NOTHING_READ };
 	}
 	if (memory.showsOrder) return await startThenEnd(await reader.read(undefined, untilOld));
 	return { read: await reader.read() };
@@ -190,7 +190,7 @@ export async function pollNewRecords(
 ): Promise<PollResult> {
 	const reader = new ListReader(list);
 	const memory = readMemory(stored, configuration);
-	const seen = new Set([...(memory?.seenIds ?? []), ...(memory?.undatedIds ?? [])]);
+	const seen = new Set(memory?.seenIds);
 	const refusedBefore = new Set(memory?.refusedIds);
 	const unread = memory?.resumeAt ? memory.unread : undefined;
 	const since = unread?.newest ?? memory?.newest ?? {};
@@ -201,18 +201,11 @@ export async function pollNewRecords(
 	const lastPageIds = new Set(unread?.pageIds);
 	const readBefore = (record: IdentifiedRecord) => lastPageIds.has(record.id);
 	const polled = await readList(reader, memory, isOld, startsOld, readBefore);
-	const read = polled?.read ?? {
-		pages: [],
-		records: [],
-		// Stryker disable next-line BooleanLiteral: not read after readList
-		fromStart: false,
-		// Stryker disable next-line BooleanLiteral: no records, so no lost track
-		whole: false,
-	};
+	const { read } = polled;
 
 	// A list in no visible order is told apart by what is remembered, as long as it all fits.
 	// A read going on read its first page again (unless it began again at the list's start).
-	const again = unread && !read.restarted ? (read.pages[0]?.records.length ?? 0) : 0;
+	const again = unread && !read.restarted ? read.pages[0].records.length : 0;
 	const count = (read.restarted ? 0 : (unread?.count ?? 0)) + read.records.length - again;
 	const overflow =
 		!ordered && (count > MAX_UNORDERED_IDS || (memory?.overflow === true && !!read.resumeAt));
@@ -246,24 +239,8 @@ export async function pollNewRecords(
 			: undefined;
 	// A read that goes on at the next poll, unless it is a read to the end of a list now known to be
 	// newest first (its new end was read).
-	const resumeAt = order === 'newestFirst' && !polled?.untilOld ? undefined : read.resumeAt;
-	// A read going on from an earlier poll, unless toward the new end of an oldest-first list, may
-	// meet records added since it began at the new end (pushed down the list): they are emitted but
-	// set no newest date, which would make the others of their batch look old.
-	const resumed = memory?.resumeAt !== undefined && memory.order !== 'oldestFirst';
-	const newest = newestOf(
-		resumed ? read.records.filter(isOld) : read.records,
-		memory?.newest ?? {},
-	);
-	// Until the newest date passes them, those records are told apart by their IDs.
-	const undated = read.records
-		.filter((record) => isNewSince(record, newest) && !refused.includes(record.id))
-		.map(({ id }) => id);
-	const undatedIds = mostRecentFirst(
-		undated,
-		(memory?.undatedIds ?? []).filter((id) => !wasRead.has(id)),
-		MAX_UNORDERED_IDS,
-	);
+	const resumeAt = order === 'newestFirst' && !polled.untilOld ? undefined : read.resumeAt;
+	const newest = newestOf(read.records, memory?.newest ?? {});
 	// IDs are remembered the list's new end first.
 	const newEndFirst = (ids: string[]) =>
 		(order ?? showsOrder) === 'oldestFirst' ? [...ids].reverse() : ids;
@@ -277,7 +254,6 @@ export async function pollNewRecords(
 			// While a read goes on, records added at the new end can push those it read ahead of it.
 			(order || showsOrder) && !resumeAt ? MAX_SEEN_IDS : MAX_UNORDERED_IDS,
 		),
-		undatedIds: undatedIds.length > 0 ? undatedIds : undefined,
 		refusedIds: mostRecentFirst(
 			newEndFirst(refused),
 			(memory?.refusedIds ?? []).filter((id) => !wasRead.has(id)),
@@ -293,9 +269,9 @@ export async function pollNewRecords(
 			newest: memory ? since : { time: now + 1, ids: [] },
 			quiet: quiet || undefined,
 			count,
-			pageIds: read.pages[read.pages.length - 1]?.records.map(({ id }) => id),
-			untilOld: polled?.untilOld,
-			thenEnd: polled?.thenEnd,
+			pageIds: read.pages[read.pages.length - 1].records.map(({ id }) => id),
+			untilOld: polled.untilOld,
+			thenEnd: polled.thenEnd,
 		},
 		overflow: overflow || undefined,
 	};
@@ -317,39 +293,20 @@ export async function pollNewRecords(
 }
 
 /**
- * A manual run's test event, which reads the memory and never writes it: the newest record the
- * filters accept, where the polls find new records: the list's end when they found it oldest
- * first, its first page and its end when it showed an order not learnt yet, else the first page
- * when that lists the newest records first (before any poll, when nothing is known of the list);
- * from the whole list when none of those holds one the filters accept.
+ * A manual run's test event: the newest record the filters accept. Only the first page is read
+ * when it lists the newest records first (its dates or ID numbers only fall) and holds one the
+ * filters accept; otherwise the whole list is. The memory is neither read nor written.
  */
 export async function newestNewRecord(
 	list: EventList,
-	stored: unknown,
-	configuration: string,
 	filters: RecordFilter[],
 ): Promise<IDataObject | undefined> {
 	const reader = new ListReader(list, Infinity);
-	const memory = readMemory(stored, configuration);
 	const newest = (read: ListRead) =>
 		newestRecord(read.records.filter(({ record }) => matchesFilters(record, filters)));
-	if (memory && !memory.resumeAt && memory.order !== 'newestFirst') {
-		if (!memory.order && !memory.showsOrder) return newest(await reader.read())?.record;
-		const seen = new Set(memory.seenIds);
-		const startsOld = (record: IdentifiedRecord) =>
-			seen.has(record.id) || !isNewSince(record, memory.newest ?? {});
-		const end = (await readEnd(reader, memory.lastPage, startsOld)) ?? (await reader.read());
-		// From the start (no last page, or one that moved or went stale): the whole list.
-		if (end.fromStart) return newest(end)?.record;
-		// An order not learnt yet: the newest record is at one end, the first page's or the last's,
-		// so the newest of both is the newest only when each holds one the filters accept.
-		const start = memory.showsOrder ? await reader.read(undefined, { old: () => true }) : undefined;
-		const ends =
-			start && !(newest(start) && newest(end)) ? undefined : joined(start ?? end, start && end);
-		const found = (ends && newest(ends)) ?? newest(await reader.read());
-		return found?.record;
-	}
 	const start = await reader.read(undefined, { newestFirstStart: true });
-	const found = newest(start) ?? (start.next ? newest(await reader.read()) : undefined);
+	const found =
+		newest(start) ??
+		(start.next ? newest(joined(start, await reader.read(start.next))) : undefined);
 	return found?.record;
 }

@@ -109,7 +109,7 @@ export async function pollTrigger(
 	if (manual) {
 		const newest = change
 			? await newestStatus(list, stored, configuration, change, filters)
-			: await newestNewRecord(list, stored, configuration, filters);
+			: await newestNewRecord(list, filters);
 		return newest ? [[{ json: newest, pairedItem: { item: 0 } }]] : null;
 	}
 	const poll = change

@@ -50,8 +50,9 @@ export async function pollStatusChanges(
 	const remembered = readStatuses(stored, configuration);
 	const { resumeAt } = (remembered ? stored : {}) as { resumeAt?: PageRef };
 	const reader = new ListReader(list);
-	const readBefore = ({ id }: { id: string }) => remembered?.has(id) === true;
-	const read = await (resumeAt ? reader.goOn(resumeAt, readBefore) : reader.read());
+	const read = await (resumeAt && remembered
+		? reader.goOn(resumeAt, ({ id }) => remembered.has(id))
+		: reader.read());
 	const statuses = new Map<string, string>();
 	const records: IDataObject[] = [];
 	for (const { id, record } of read.records) {

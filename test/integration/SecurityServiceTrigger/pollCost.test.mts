@@ -95,37 +95,31 @@ describe('Security Service Trigger: a poll costs what is new', () => {
 		});
 	});
 
-	it('a manual run starts where the polls found the newest records, without touching the memory', async () => {
+	it('a manual run reads the first page when it lists the newest first and holds a match, else the whole list, and leaves the memory', async () => {
 		sandbox.setOptions({ securityListShape: 'nextLinks', securityListOrder: 'oldestFirst' });
 		sandbox.addThreats(478);
-		const activation = await succeeding(poll(threats));
 		const added = sandbox.addThreat({ severity: 'low' });
+		const activation = await counted(() => succeeding(poll(threats)));
+		const { staticData } = activation.value;
 
-		/** A manual run on `staticData`: its record, its requests, and the memory left as it was. */
-		const manualRun = async (staticData: PollRun['staticData'], id: unknown, requests: number) => {
-			const manual = await counted(() => succeeding(poll(threats, staticData, { mode: 'manual' })));
+		/** A manual run of `parameters`: its record, its requests, and the memory left as it was. */
+		const manualRun = async (parameters: INodeParameters, id: unknown, requests: number) => {
+			const manual = await counted(() =>
+				succeeding(poll(parameters, staticData, { mode: 'manual' })),
+			);
 			expect(ids(manual.value)).toEqual([id]);
 			expect(manual.requests).toBe(requests);
 			expect(manual.value.liveStaticData).toEqual(staticData);
 		};
-		// The order only shown (by the first read): the list's end and its first page, the newest of both.
-		await manualRun(activation.staticData, added.id, 2);
-
-		// The order learnt (a poll read the new record beside old ones): the list's end alone.
-		const learnt = await succeeding(poll(threats, activation.staticData));
-		expect(ids(learnt)).toEqual([added.id]);
-		const next = sandbox.addThreat({ severity: 'low' });
-		await manualRun(learnt.staticData, next.id, 1);
-
-		// Nothing there passes the filters: the whole list is read for the newest that does (after
-		// the list's end and its first page).
+		// Oldest first: the whole list, as the activation read it.
+		expect(activation.requests).toBeGreaterThan(40);
+		await manualRun(threats, added.id, activation.requests);
+		// Newest first: its first page.
+		sandbox.setOptions({ securityListOrder: 'newestFirst' });
+		await manualRun(threats, added.id, 1);
+		// Nothing there passes the filters: the whole list, for the newest that does.
 		const critical = { event: 'newThreat', filters: { severity: 'critical' } };
-		const filteredActivation = await succeeding(poll(critical));
-		const filtered = await counted(() =>
-			succeeding(poll(critical, filteredActivation.staticData, { mode: 'manual' })),
-		);
-		expect(ids(filtered.value)).toEqual(['thr_24']);
-		expect(filtered.requests).toBe(2 + 51);
+		await manualRun(critical, 'thr_24', activation.requests);
 	});
 
 	it('reads nothing but the list when it comes in one answer', async () => {

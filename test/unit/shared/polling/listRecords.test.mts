@@ -77,6 +77,16 @@ describe('list order', () => {
 		expect(orderOf(records('a\nx_2', 'b\nx_1'))).toBeUndefined();
 		expect(orderOf(records('thr_1'))).toBeUndefined();
 	});
+
+	it('of records that may be one batch, only when no record turns back against it', () => {
+		const at = (...times: number[]) =>
+			times.map((createdAt, index) => ({ id: 'xyzwv'[index], record: { createdAt } }));
+		expect(orderOf(at(5, 3, 4, 1))).toBe('newestFirst');
+		expect(orderOf(at(5, 3, 4, 1), true)).toBeUndefined();
+		expect(orderOf(at(1, 4, 3, 5), true)).toBeUndefined();
+		expect(orderOf(at(5, 3, 3, 1), true)).toBe('newestFirst');
+		expect(orderOf(at(1, 3, 5), true)).toBe('oldestFirst');
+	});
 });
 
 describe('newest record', () => {
@@ -181,6 +191,13 @@ describe('list reader', () => {
 		const newest = listOf([dated('n4', 4), dated('n3', 3), dated('n2', 2)], { pageSize: 2 });
 		await new ListReader(newest.list).read(undefined, { newestFirstStart: true });
 		expect(newest.fetched).toEqual([undefined]);
+		// Nor a first page whose dates turn back.
+		const turning = listOf(
+			[5, 3, 4, 1, 9].map((n) => dated(`t${n}`, n)),
+			{ pageSize: 4 },
+		);
+		await new ListReader(turning.list).read(undefined, { newestFirstStart: true });
+		expect(turning.fetched).toEqual([undefined, { qs: { page: 2 } }]);
 		expect(first.pages.map(({ at }) => at)).toEqual([undefined, { qs: { page: 2 } }]);
 		expect(first.resumeAt).toBeUndefined();
 		// The page after the one that stopped it, where the list goes on.
@@ -228,6 +245,60 @@ describe('list reader', () => {
 		expect(cut.resumeAt).toEqual({ qs: { page: 1000 } });
 		const whole = await new ListReader(listOf(long, { pageSize: 1 }).list, Infinity).read();
 		expect(whole.records).toHaveLength(2001);
+	});
+
+	it('goes on with a read cut short at the page it read last, then one page more at least', async () => {
+		const { list: budgeted, fetched } = listOf(list, { pageSize: 1, budgetMs: 0 });
+		const knows =
+			(...ids: string[]) =>
+			({ id }: IdentifiedRecord) =>
+				ids.includes(id);
+		// Cut after the list's first page: from the start.
+		const fromStart = await new ListReader(budgeted).goOn({}, knows());
+		expect(fetched).toEqual([undefined, { qs: { page: 2 } }]);
+		expect(fromStart.resumeAt).toEqual({ qs: { page: 2 } });
+		fetched.length = 0;
+		const goneOn = await new ListReader(budgeted).goOn({ qs: { page: 2 } }, knows('r2'));
+		expect(fetched).toEqual([{ qs: { page: 2 } }, { qs: { page: 3 } }]);
+		expect(goneOn.records.map(({ id }) => id)).toEqual(['r2', 'r3']);
+		expect(goneOn.restarted).toBeUndefined();
+		// A page holding a record read before and others did not move past the read.
+		const { list: pairs } = listOf(list, { pageSize: 2, budgetMs: 0 });
+		const shifted = await new ListReader(pairs).goOn({ qs: { page: 2 } }, knows('r3', 'x'));
+		expect(shifted.restarted).toBeUndefined();
+		expect(shifted.records.map(({ id }) => id)).toEqual(['r3', 'r4', 'r5']);
+		// A page holding none of them: the list moved by a page or more, the read begins again.
+		fetched.length = 0;
+		const moved = await new ListReader(budgeted).goOn({ qs: { page: 2 } }, knows('r1'));
+		expect(fetched).toEqual([{ qs: { page: 2 } }, undefined]);
+		expect(moved.restarted).toBe(true);
+		expect(moved.records.map(({ id }) => id)).toEqual(['r1']);
+		// A page named by a link (no query) goes on there too.
+		const links: Array<string | undefined> = [];
+		const linked = {
+			...budgeted,
+			readPage: async (at?: { url?: string }) => {
+				links.push(at?.url);
+				const number = Number(at?.url?.split('=')[1] ?? 1);
+				const next = number < 5 ? { url: `/records?page=${number + 1}` } : undefined;
+				return await Promise.resolve({ records: [list[number - 1]], next });
+			},
+		};
+		await new ListReader(linked).goOn({ url: '/records?page=2' }, knows('r2'));
+		expect(links).toEqual(['/records?page=2', '/records?page=3']);
+		// A stale page: from the start, to the page it is to stop at.
+		const stale = listOf(list, { pageSize: 1 });
+		const old = ({ id }: IdentifiedRecord) => id === 'r3';
+		const again = await new ListReader(stale.list).goOn({ qs: { cursor: 'gone' } }, knows(), {
+			old,
+		});
+		expect(stale.fetched).toEqual([
+			{ qs: { cursor: 'gone' } },
+			undefined,
+			{ qs: { page: 2 } },
+			{ qs: { page: 3 } },
+		]);
+		expect(again.next).toEqual({ qs: { page: 4 } });
 	});
 
 	it('reads from the start, or the page it is to begin again at, when the service refuses a remembered page as stale, and fails on other errors', async () => {

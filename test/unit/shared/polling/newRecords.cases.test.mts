@@ -101,12 +101,7 @@ describe('issue 37: each record once', () => {
 			...newestFirst(1, 10, { severity: 'high' }),
 		];
 		const filters = [{ fields: ['severity'], values: ['high'] }];
-		const newest = await newestNewRecord(
-			listOf(list, { pageSize: 10 }).list,
-			undefined,
-			'c',
-			filters,
-		);
+		const newest = await newestNewRecord(listOf(list, { pageSize: 10 }).list, filters);
 		expect(newest?.id).toBe('x10q');
 	});
 

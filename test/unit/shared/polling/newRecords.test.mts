@@ -329,21 +329,13 @@ describe('new records', () => {
 		expect(later.memory.seenIds).not.toContain('r1');
 	});
 
-	it('a manual run emits the newest record the filters accept and changes nothing', async () => {
+	it('a manual run emits the newest record the filters accept', async () => {
 		const list = [...range(1, 5), { id: 'r6', status: 'open' }, { id: 'r7' }];
-		const first = await poll(list);
 		const open = [{ fields: ['status'], values: ['open'] }];
-		expect(await newestNewRecord(listOf(list).list, first.memory, CONFIGURATION, open)).toEqual({
-			id: 'r6',
-			status: 'open',
-		});
-		expect(await newestNewRecord(listOf(list).list, undefined, CONFIGURATION, [])).toEqual({
-			id: 'r7',
-		});
+		expect(await newestNewRecord(listOf(list).list, open)).toEqual({ id: 'r6', status: 'open' });
+		expect(await newestNewRecord(listOf(list).list, [])).toEqual({ id: 'r7' });
 		const none = [{ fields: ['status'], values: ['none'] }];
-		expect(
-			await newestNewRecord(listOf(list).list, undefined, CONFIGURATION, none),
-		).toBeUndefined();
+		expect(await newestNewRecord(listOf(list).list, none)).toBeUndefined();
 	});
 });
 
@@ -726,67 +718,107 @@ describe('new records over polls short of time', () => {
 	});
 });
 
-describe('new record test event', () => {
-	it('reads only from the page that held the newest records of an oldest-first list', async () => {
-		const first = await secondPoll(range(1, 6, true), 'end', { pageSize: 2 });
-		expect(first.memory.order).toBe('oldestFirst');
-		const { list, fetched } = listOf(range(1, 7, true), { pageSize: 2 });
-		expect(await newestNewRecord(list, first.memory, CONFIGURATION, [])).toEqual({
-			id: 'r7',
-			createdAt: 1007,
-		});
-		expect(fetched).toEqual([{ qs: { page: 3 } }, { qs: { page: 4 } }]);
+describe('new records of a list that shows an order not learnt yet', () => {
+	/** A poll of `list` in pages of 2; `budgetMs` 0 reads one page (a read going on: two). */
+	async function pagedPoll(list: IDataObject[], stored: IDataObject, budgetMs?: number) {
+		const { list: eventList, fetched } = listOf(list, { pageSize: 2, budgetMs });
+		const result = await pollNewRecords(eventList, stored, CONFIGURATION, []);
+		return { ...result, fetched };
+	}
+	const page = (n: number) => ({ qs: { page: n } });
+
+	it('a first read whose dates turn back shows none: any record not seen is new, read whole', async () => {
+		const at = (id: string, createdAt: number) => ({ id, createdAt });
+		const list = [at('a', 5), at('b', 3), at('c', 4), at('d', 1)];
+		const first = await pagedPoll(list, {});
+		expect(first.memory).not.toHaveProperty('showsOrder');
+		const inserted = [...list.slice(0, 3), at('e', 2), list[3]];
+		const next = await pagedPoll(inserted, first.memory);
+		expect(emitted(next)).toEqual(['e']);
+		// Dated in no visible order: a record inside the list, newer than all, is found too.
+		const inside = [...list.slice(0, 2), at('f', 9), ...list.slice(2)];
+		const later = await pagedPoll(inside, next.memory);
+		expect(emitted(later)).toEqual(['f']);
+		expect(later.fetched).toEqual([undefined, page(2), page(3)]);
 	});
 
-	it('reads the end and the first page of a list that shows an order not learnt yet: the newest of both, else of the whole list', async () => {
-		for (const [before, after, newest] of [
-			[range(1, 6, true), range(1, 7, true), 'r7'],
-			[newestFirst(1, 6), newestFirst(1, 7), 'n7'],
-		] as const) {
-			const first = await poll([...before], undefined, { pageSize: 2 });
-			expect(first.memory.showsOrder).toBeDefined();
-			const { list, fetched } = listOf([...after], { pageSize: 2 });
-			expect(await newestNewRecord(list, first.memory, CONFIGURATION, [])).toMatchObject({
-				id: newest,
-			});
-			expect(fetched).toEqual([{ qs: { page: 3 } }, { qs: { page: 4 } }, undefined]);
-		}
-		// Only the first page holds a record the filters accept: the whole list is read.
-		const first = await poll(range(1, 6, true), undefined, { pageSize: 2 });
-		const list = range(1, 6, true).map((record, index) => ({ ...record, open: index < 2 }));
-		const open = [{ fields: ['open'], values: ['true'] }];
-		const whole = listOf(list, { pageSize: 2 });
-		expect(await newestNewRecord(whole.list, first.memory, CONFIGURATION, open)).toMatchObject({
-			id: 'r2',
-		});
-		expect(whole.fetched).toEqual([
-			{ qs: { page: 3 } },
+	it('reads the start to the first page holding an old record, then the end from its last page', async () => {
+		const first = await pagedPoll(newestFirst(1, 6), {});
+		expect(first.memory.showsOrder).toBe('newestFirst');
+		// One page: the start is the end.
+		const single = await pagedPoll(newestFirst(1, 2), {});
+		expect((await pagedPoll(newestFirst(1, 2), single.memory)).fetched).toEqual([undefined]);
+		// The end is read even when the start took the poll's time.
+		const quiet = await pagedPoll(newestFirst(1, 6), first.memory, 0);
+		expect(quiet.fetched).toEqual([undefined, page(3)]);
+		// Records left before the last page: with no time to read the end from the start, the next
+		// poll reads it.
+		const shorter = await pagedPoll(newestFirst(1, 4), first.memory, 0);
+		expect(shorter.fetched).toEqual([undefined, page(3)]);
+		expect(shorter.records).toEqual([]);
+		expect((await pagedPoll(newestFirst(1, 4), shorter.memory)).fetched).toEqual([
 			undefined,
-			undefined,
-			{ qs: { page: 2 } },
-			{ qs: { page: 3 } },
+			page(3),
+			page(2),
 		]);
 	});
 
-	it('reads the whole list when nothing there passes the filters, and the first page of a newest-first list', async () => {
-		const first = await secondPoll(range(1, 6, true), 'end', { pageSize: 2 });
-		expect(first.memory.order).toBe('oldestFirst');
-		const list = range(1, 6, true).map((record, index) => ({ ...record, open: index === 0 }));
+	it('a burst at the start read in parts goes on to the first page holding an old record, then reads the end if time is left', async () => {
+		const first = await pagedPoll(newestFirst(1, 6), {});
+		const burst = newestFirst(1, 10);
+		const cut = await pagedPoll(burst, first.memory, 0);
+		expect(emitted(cut)).toEqual(['n10', 'n9']);
+		const goingOn = await pagedPoll(burst, cut.memory, 0);
+		expect(goingOn.fetched).toEqual([undefined, page(2)]);
+		expect(emitted(goingOn)).toEqual(['n8', 'n7']);
+		// Out of time at the page holding an old record: the end is left to the next poll.
+		const reached = await pagedPoll(burst, goingOn.memory, 0);
+		expect(reached.fetched).toEqual([page(2), page(3)]);
+		expect(emitted(reached)).toEqual([]);
+		expect(reached.memory).not.toHaveProperty('resumeAt');
+		// With time, the end (from its last page, where n6 was) follows.
+		const roomy = await pagedPoll(burst, goingOn.memory);
+		expect(roomy.fetched).toEqual([page(2), page(3), page(3), page(4), page(5)]);
+	});
+
+	it('the first read going on drops the rest once it learns the list is newest first', async () => {
+		const now = 1006;
+		const short = listOf(newestFirst(1, 6), { pageSize: 2, budgetMs: 0 }).list;
+		const first = await pollNewRecords(short, undefined, CONFIGURATION, [], now);
+		expect(first.memory.resumeAt).toEqual({});
+		const added = newestFirst(1, 8);
+		const next = await pagedPoll(added, first.memory, 0);
+		expect(emitted(next)).toEqual(['n8', 'n7']);
+		expect(next.memory.order).toBe('newestFirst');
+		expect(next.memory).not.toHaveProperty('resumeAt');
+		expect((await pagedPoll(added, next.memory, 0)).fetched).toEqual([undefined]);
+	});
+});
+
+describe('new record test event', () => {
+	it('reads only the first page when it lists the newest first and holds a record the filters accept', async () => {
+		const { list, fetched } = listOf(newestFirst(1, 6), { pageSize: 2 });
+		expect(await newestNewRecord(list, [])).toMatchObject({ id: 'n6' });
+		expect(fetched).toEqual([undefined]);
+	});
+
+	it('reads the whole list otherwise: a first page in another order, or one holding no record the filters accept', async () => {
+		const oldestFirst = listOf(range(1, 6, true), { pageSize: 2 });
+		expect(await newestNewRecord(oldestFirst.list, [])).toMatchObject({ id: 'r6' });
+		expect(oldestFirst.fetched).toHaveLength(3);
+
+		const list = newestFirst(1, 6).map((record, index) => ({ ...record, open: index > 1 }));
 		const open = [{ fields: ['open'], values: ['true'] }];
 		const whole = listOf(list, { pageSize: 2 });
-		expect(await newestNewRecord(whole.list, first.memory, CONFIGURATION, open)).toMatchObject({
-			id: 'r1',
-		});
-		expect(whole.fetched).toHaveLength(4);
+		expect(await newestNewRecord(whole.list, open)).toMatchObject({ id: 'n4' });
+		// The first page is not read twice.
+		expect(whole.fetched).toEqual([undefined, { qs: { page: 2 } }, { qs: { page: 3 } }]);
+	});
 
-		const newest = listOf(newestFirst(1, 6), { pageSize: 2 });
-		expect(await newestNewRecord(newest.list, undefined, CONFIGURATION, [])).toMatchObject({
-			id: 'n6',
-		});
-		expect(newest.fetched).toEqual([undefined]);
-
-		const stale = listOf(range(1, 6, true), { pageSize: 2 });
-		const gone = { ...first.memory, lastPage: { qs: { cursor: 'gone' } } };
-		expect(await newestNewRecord(stale.list, gone, CONFIGURATION, open)).toBeUndefined();
+	it('finds the newest of a batch listed out of order at the end of an oldest-first list (found by the model)', async () => {
+		// Read from the page that held the newest records, it found r4 on the last page.
+		const batch = [5, 2, 3, 4].map((number) => ({ id: `r${number}`, createdAt: 1000 + number }));
+		const { list } = listOf([...range(1, 1, true), ...batch], { pageSize: 2 });
+		expect(await newestNewRecord(list, [])).toMatchObject({ id: 'r5' });
 	});
 });

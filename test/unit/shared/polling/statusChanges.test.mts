@@ -134,6 +134,28 @@ describe('status changes', () => {
 		expect(next.memory.statuses).toEqual({ HEALTHY: ['site_1', 'site_2'] });
 	});
 
+	it('reads from the start when the page it goes on at holds no record it knows (the list moved)', async () => {
+		const all = sites('HEALTHY', 'HEALTHY', 'HEALTHY', 'HEALTHY');
+		const first = await pollStatusChanges(
+			listOf(all, { pageSize: 1, budgetMs: 0 }).list,
+			undefined,
+			CONFIGURATION,
+			change,
+			[],
+		);
+		const { list: twoRead } = listOf(all, { pageSize: 1, budgetMs: 0 });
+		const second = await pollStatusChanges(twoRead, first.memory, CONFIGURATION, change, []);
+		expect(second.memory.resumeAt).toEqual({ qs: { page: 2 } });
+		// site_1 left, so page 2 holds site_3, never read: site_2 moved onto page 1.
+		const moved = [{ ...all[1], status: 'DEGRADED' }, ...all.slice(2)];
+		const { list, fetched } = listOf(moved, { pageSize: 1, budgetMs: 0 });
+		const third = await pollStatusChanges(list, second.memory, CONFIGURATION, change, []);
+		expect(fetched).toEqual([{ qs: { page: 2 } }, undefined]);
+		expect(third.records).toEqual([
+			{ id: 'site_2', status: 'DEGRADED', previousStatus: 'HEALTHY' },
+		]);
+	});
+
 	it('watches at most 5,000 records and warns how many more are listed', async () => {
 		const many = Array.from({ length: 5003 }, (_, index) => ({
 			id: `s${index}`,

@@ -142,15 +142,15 @@ export function newestOf(records: IdentifiedRecord[], newest: Newest): Newest {
 /**
  * Whether a record is newer than `newest`: dated after its date, or of the same date and not
  * read with it; undated, an ID number above its number. Without a date or a number to compare,
- * the record is new.
+ * `unknown` (by default, new).
  */
-export function isNewSince(record: IdentifiedRecord, newest: Newest): boolean {
+export function isNewSince(record: IdentifiedRecord, newest: Newest, unknown = true): boolean {
 	const date = recordTime(record.record);
 	if (date !== undefined && newest.time !== undefined) {
 		return date > newest.time || (date === newest.time && !newest.ids?.includes(record.id));
 	}
 	const own = idNumber(record.id)?.[1];
-	return own === undefined || newest.number === undefined || own > newest.number;
+	return own === undefined || newest.number === undefined ? unknown : own > newest.number;
 }
 
 /**

@@ -210,12 +210,13 @@ export async function pollNewRecords(
 	const overflow =
 		!ordered && (count > MAX_UNORDERED_IDS || (memory?.overflow === true && !!read.resumeAt));
 	// The first poll's read, and a list in no visible order that outgrew the memory: only records
-	// dated after the newest date known (the first poll: its start) can be told to be new.
+	// dated after the newest date known (the first poll: its start; any, when no date was read) or
+	// numbered above the highest number known can be told to be new.
 	const quiet = !memory || unread?.quiet || memory.overflow || overflow;
 	const isNew = (record: IdentifiedRecord) =>
 		!seen.has(record.id) &&
 		(quiet
-			? memory !== undefined && recordTime(record.record) !== undefined && isNewSince(record, since)
+			? memory !== undefined && isNewSince(record, since, recordTime(record.record) !== undefined)
 			: !ordered || isNewSince(record, since));
 	const emit: IdentifiedRecord[] = [];
 	const refused: string[] = [];
@@ -273,7 +274,8 @@ export async function pollNewRecords(
 			untilOld: polled.untilOld,
 			thenEnd: polled.thenEnd,
 		},
-		overflow: overflow || undefined,
+		// A read that shows the order ends it: the list is judged by dates or numbers from then on.
+		overflow: (overflow && (order ?? showsOrder) === undefined) || undefined,
 	};
 	if (order === 'newestFirst') delete next.lastPage;
 	const lostTrack =

@@ -35,7 +35,11 @@ class Poller {
 		const read = listOf(list, { pageSize, budgetMs });
 		const result = await pollNewRecords(read.list, this.memory, 'c', this.filters);
 		this.memory = JSON.parse(JSON.stringify(result.memory)) as IDataObject;
-		return { ids: result.records.map(({ id }) => id as string), pages: read.fetched.length };
+		return {
+			ids: result.records.map(({ id }) => id as string),
+			pages: read.fetched.length,
+			warning: result.warning,
+		};
 	}
 }
 
@@ -159,6 +163,30 @@ describe('issue 37: each record once', () => {
 		}
 		expect(emitted).toHaveLength(1501);
 		expect(new Set(emitted).size).toBe(1501);
+	});
+
+	it('a numbered list first read as one batch in no order, then past 5,000 records when new ones teach its order: they are emitted (found by the model)', async () => {
+		const numbered = (from: number, to: number) =>
+			Array.from({ length: to - from + 1 }, (_, index) => ({ id: `thr_${to - index}` }));
+		const poller = new Poller();
+		// Newest first, but the first 3,000 were listed rotated: no order shown, every ID remembered.
+		await poller.poll([...numbered(1, 1500), ...numbered(1501, 3000)], 100);
+		const list = [...numbered(3001, 5001), ...numbered(1, 1500), ...numbered(1501, 3000)];
+		const { ids: emitted, warning } = await poller.poll(list, 100);
+		expect(emitted).toHaveLength(2001);
+		expect(emitted[0]).toBe('thr_5001');
+		// The order learnt, the length is no longer a limit: no warning.
+		expect(warning).toBeUndefined();
+		expect(await poller.poll(list, 100)).toEqual({ ids: [], pages: 1, warning: undefined });
+	});
+
+	it('an empty first list, then over 5,000 dated records at once: each is emitted (found by the model, against a first fix of the case before)', async () => {
+		const poller = new Poller();
+		await poller.poll([], 100);
+		const { ids, warning } = await poller.poll(newestFirst(1, 5001), 100);
+		expect(ids).toHaveLength(5001);
+		// Their dates show the order: the length is no longer a limit.
+		expect(warning).toBeUndefined();
 	});
 
 	it('a batch in any order added on top while a read goes on in parts is emitted whole (found by the model)', async () => {

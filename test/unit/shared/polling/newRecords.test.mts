@@ -347,12 +347,15 @@ function newestFirst(from: number, to: number): IDataObject[] {
 	}));
 }
 
-/** One poll that reads one page (a budget of 0), over `list` in pages of 2. */
-async function shortPoll(list: IDataObject[], stored: IDataObject) {
-	const { list: eventList, fetched } = listOf(list, { pageSize: 2, budgetMs: 0 });
+/** One poll of `list` in pages of 2; `budgetMs` 0 reads one page (a read going on: two). */
+async function pagedPoll(list: IDataObject[], stored: IDataObject, budgetMs?: number) {
+	const { list: eventList, fetched } = listOf(list, { pageSize: 2, budgetMs });
 	const result = await pollNewRecords(eventList, stored, CONFIGURATION, []);
 	return { ...result, fetched };
 }
+
+/** One poll that reads one page (a budget of 0), over `list` in pages of 2. */
+const shortPoll = (list: IDataObject[], stored: IDataObject) => pagedPoll(list, stored, 0);
 
 describe('new records over polls short of time', () => {
 	it('newest first: reads the unread range a poll left, page by page, and emits each record once', async () => {
@@ -719,12 +722,6 @@ describe('new records over polls short of time', () => {
 });
 
 describe('new records of a list that shows an order not learnt yet', () => {
-	/** A poll of `list` in pages of 2; `budgetMs` 0 reads one page (a read going on: two). */
-	async function pagedPoll(list: IDataObject[], stored: IDataObject, budgetMs?: number) {
-		const { list: eventList, fetched } = listOf(list, { pageSize: 2, budgetMs });
-		const result = await pollNewRecords(eventList, stored, CONFIGURATION, []);
-		return { ...result, fetched };
-	}
 	const page = (n: number) => ({ qs: { page: n } });
 
 	it('a first read whose dates turn back shows none: any record not seen is new, read whole', async () => {
